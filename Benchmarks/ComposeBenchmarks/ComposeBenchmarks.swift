@@ -1,0 +1,25 @@
+import Benchmark
+
+// The benchmark executable: every scenario of every module, with its peers measured in the same
+// run. `Scripts/bench` runs it and prints our figure, the peer's and the ratio per scenario.
+//
+// Naming: "<Module>/<scenario>/<variant>", where the variant is "Compose" or the peer's name.
+// Tags: "ops" is the number of logical operations one iteration performs, "unit" what an
+// operation is; Scripts/bench divides by them to report operations per second.
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        warmupIterations: 5,
+        maxDuration: .seconds(1),
+        maxIterations: 10_000
+    )
+    emitterBenchmarks()
+}
+
+/// The configuration of a benchmark whose iteration performs `ops` operations of kind `unit`.
+func scenario(ops: Int, unit: String) -> Benchmark.Configuration {
+    var configuration = Benchmark.defaultConfiguration
+    configuration.tags = ["ops": String(ops), "unit": unit]
+    return configuration
+}

@@ -1,0 +1,108 @@
+import Benchmark
+import ComposeEmitters
+import OpenCombine
+
+/// Emitter scenarios: fan-out, an operator chain, subscription churn and allocations per send.
+func emitterBenchmarks() {
+    fanOut()
+    operatorChain()
+    churn()
+}
+
+/// One send delivered to N subscribers. Peers: a plain loop over an array of closures (the
+/// physical limit) and OpenCombine's `PassthroughSubject`. Every subscriber does the same work.
+private func fanOut() {
+    for subscribers in [1, 10, 100, 1_000, 10_000] {
+        // About 100,000 deliveries per iteration, so each iteration is long enough to time.
+        let sends = max(10, 100_000 / subscribers)
+        let configuration = scenario(ops: sends * subscribers, unit: "deliveries")
+
+        let emitter = ValueEmitter<Int>()
+        for _ in 0..<subscribers { emitter += { blackHole($0) } }
+        Benchmark("Emitters/fan-out N=\(subscribers)/Compose", configuration: configuration) { benchmark in
+            for value in 0..<sends { emitter.send(value) }
+        }
+
+        let handlers: [(Int) -> Void] = (0..<subscribers).map { _ in { blackHole($0) } }
+        Benchmark("Emitters/fan-out N=\(subscribers)/closure loop", configuration: configuration) { benchmark in
+            for value in 0..<sends {
+                for handler in handlers { handler(value) }
+            }
+        }
+
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellables = (0..<subscribers).map { _ in subject.sink { blackHole($0) } }
+        Benchmark("Emitters/fan-out N=\(subscribers)/OpenCombine", configuration: configuration) { benchmark in
+            for value in 0..<sends { subject.send(value) }
+            blackHole(cancellables)
+        }
+    }
+}
+
+private struct Point: Equatable {
+    var x: Int
+    var y: Int
+}
+
+/// map → filter → undup → tap to one subscriber, against the same OpenCombine chain. Each
+/// operator does real work: half the values are filtered out and half of the rest are duplicates.
+private func operatorChain() {
+    let sends = 10_000
+    let configuration = scenario(ops: sends, unit: "sends")
+
+    let emitter = ValueEmitter<Int>()
+    emitter
+        .map { Point(x: $0 >> 1, y: $0) }
+        .filter { $0.x & 1 == 0 }
+        .undup()
+        .tap(\.x)
+        += { blackHole($0) }
+    Benchmark("Emitters/chain map-filter-undup-tap/Compose", configuration: configuration) { benchmark in
+        for value in 0..<sends { emitter.send(value >> 1) }
+    }
+
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = subject
+        .map { Point(x: $0 >> 1, y: $0) }
+        .filter { $0.x & 1 == 0 }
+        .removeDuplicates()
+        .map(\.x)
+        .sink { blackHole($0) }
+    Benchmark("Emitters/chain map-filter-undup-tap/OpenCombine", configuration: configuration) { benchmark in
+        for value in 0..<sends { subject.send(value >> 1) }
+        blackHole(cancellable)
+    }
+}
+
+/// Subscribe and cancel while 10 or 10,000 other subscribers stay live: the cost must not follow
+/// the number of live subscribers.
+private func churn() {
+    let cycles = 10_000
+    for live in [10, 10_000] {
+        let emitter = ValueEmitter<Int>()
+        let keep = (0..<live).map { _ in emitter += { blackHole($0) } }
+        Benchmark(
+            "Emitters/subscribe+cancel live=\(live)/Compose",
+            configuration: scenario(ops: cycles, unit: "subscribe+cancel")
+        ) { benchmark in
+            for _ in 0..<cycles {
+                let subscription = emitter += { blackHole($0) }
+                subscription.cancel()
+            }
+            blackHole(keep)
+        }
+
+        let subject = PassthroughSubject<Int, Never>()
+        let kept = (0..<live).map { _ in subject.sink { blackHole($0) } }
+        Benchmark(
+            "Emitters/subscribe+cancel live=\(live)/OpenCombine",
+            configuration: scenario(ops: cycles, unit: "subscribe+cancel")
+        ) { benchmark in
+            for _ in 0..<cycles {
+                let cancellable = subject.sink { blackHole($0) }
+                cancellable.cancel()
+            }
+            blackHole(kept)
+        }
+    }
+}

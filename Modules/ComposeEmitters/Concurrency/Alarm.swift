@@ -1,0 +1,48 @@
+/// A one-shot timer on an injected clock, owned by one subscription of a time-based operator.
+///
+/// At most one wake-up is pending: scheduling another replaces it. Once cancelled, the alarm
+/// never fires again, which is how cancelling a `debounce` subscription releases its sleeping task.
+final class Alarm<C: Clock>: Sendable where C.Duration == Duration {
+    private struct State {
+        var task: Task<Void, Never>?
+        var isCancelled = false
+    }
+
+    let clock: C
+    private let state = LockedState<State>(State())
+
+    init(clock: C) {
+        self.clock = clock
+    }
+
+    /// Calls `fire` at `deadline`, unless the alarm is cancelled or rescheduled first.
+    func schedule(at deadline: C.Instant, _ fire: @escaping @Sendable () -> Void) {
+        let clock = self.clock
+        let task = Task {
+            do {
+                try await clock.sleep(until: deadline, tolerance: nil)
+            } catch {
+                return
+            }
+            fire()
+        }
+        let superseded: Task<Void, Never>? = state.withLock { state in
+            if state.isCancelled { return task }
+            defer { state.task = task }
+            return state.task
+        }
+        // A superseded task that already woke up still fires; state machines tell its event apart
+        // by the deadline it carries.
+        superseded?.cancel()
+    }
+
+    /// Cancels the pending wake-up and every later one.
+    func cancel() {
+        let task = state.withLock { state in
+            state.isCancelled = true
+            defer { state.task = nil }
+            return state.task
+        }
+        task?.cancel()
+    }
+}

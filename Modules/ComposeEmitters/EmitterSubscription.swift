@@ -1,0 +1,78 @@
+import Synchronization
+
+/// A handle to an observer registered on an emitter; cancelling it stops the observer.
+///
+/// Subscribing with `+=`, `~+=`, `!+=` or ``Emitter/subscribe(_:)`` returns one. The result is
+/// discardable: a subscription does **not** cancel itself when the handle is released, it lives
+/// until it is cancelled, until the ``ObservationScope`` it was made in ends, or until its emitter
+/// is deallocated. This is what lets a component write `logIn += { ... }` in its `observers` and
+/// have the host cancel everything when the component goes away.
+///
+/// ```swift
+/// let subscription = emitter += { value in print(value) }
+/// subscription.cancel()  // the handler is never called again
+/// ```
+///
+/// ## Guarantees
+/// - `cancel()` is idempotent and thread-safe.
+/// - Once `cancel()` has returned, no send that starts afterwards reaches the handler.
+/// - A handler cancelled while a value is being delivered (by itself, by another handler, or by
+///   another thread) is not called for the rest of that delivery.
+public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringConvertible {
+    @usableFromInline
+    let cancelled = Atomic<Bool>(false)
+    private let onCancel: (@Sendable () -> Void)?
+
+    /// Creates a subscription that runs `onCancel` once, the first time it is cancelled.
+    ///
+    /// Use this to build your own ``Emitter``: return a subscription that cancels the
+    /// registrations your emitter made upstream.
+    ///
+    /// - Parameter onCancel: Called once, on the thread that first calls ``cancel()``.
+    public init(onCancel: @escaping @Sendable () -> Void) {
+        self.onCancel = onCancel
+    }
+
+    /// A subscription that cancels all of `subscriptions` together.
+    ///
+    /// - Parameter subscriptions: Cancelled in order when the result is cancelled.
+    public convenience init(_ subscriptions: [EmitterSubscription]) {
+        self.init { for subscription in subscriptions { subscription.cancel() } }
+    }
+
+    /// For subclasses that release their registration in ``didCancel()``.
+    @usableFromInline
+    init() {
+        self.onCancel = nil
+    }
+
+    /// Whether ``cancel()`` has been called.
+    public var isCancelled: Bool {
+        cancelled.load(ordering: .acquiring)
+    }
+
+    /// Stops the observer. Idempotent and thread-safe.
+    ///
+    /// - Complexity: Amortized O(1) for a subscription to a ``SignalEmitter`` or ``ValueEmitter``.
+    public final func cancel() {
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        didCancel()
+    }
+
+    /// Releases whatever the subscription holds; called exactly once.
+    func didCancel() {
+        onCancel?()
+    }
+
+    public static func == (lhs: EmitterSubscription, rhs: EmitterSubscription) -> Bool {
+        lhs === rhs
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+
+    public var description: String {
+        "EmitterSubscription(\(isCancelled ? "cancelled" : "active"))"
+    }
+}

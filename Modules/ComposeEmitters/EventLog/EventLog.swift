@@ -1,0 +1,91 @@
+import Synchronization
+
+/// An opt-in log of every discrete event: sends, and (from other Compose modules) store
+/// mutations, route changes and component lifecycle.
+///
+/// Logging is off until something observes the log. While it is off, an emitter pays one
+/// relaxed atomic load per send. While it is on, each event is handed to the observers before
+/// the event takes effect, in the order events were recorded, with the delivery rules of any
+/// emitter: on the thread where it happened, unless the log is handing over another event at
+/// that moment, in which case the thread doing so hands this one over right after.
+///
+/// ```swift
+/// let tracing = EventLog.observe { event in
+///     print(event)  // "#12 send LogIn.login: ()"
+/// }
+/// // ...
+/// tracing.cancel()  // logging is off again once no observer is left
+/// ```
+///
+/// An observer must not send on an emitter for every event it receives: that event would be
+/// logged too, and the log would never go quiet.
+public enum EventLog {
+    /// Whether anything observes the log. Emitters keep a reference to it.
+    @usableFromInline
+    static let logSwitch = Switch()
+
+    /// Counts the log's observers; logging is enabled while the count is positive.
+    @usableFromInline
+    final class Switch: Sendable {
+        @usableFromInline let count = Atomic<Int>(0)
+
+        init() {}
+
+        /// - Complexity: One relaxed atomic load.
+        @inlinable
+        var isOn: Bool {
+            count.load(ordering: .relaxed) > 0
+        }
+    }
+
+    private static let sequence = Atomic<UInt64>(0)
+
+    private static let observers = EmitterCore<Event>(label: "EventLog", remembersValues: false, isLogged: false)
+
+    /// Whether anything observes the log.
+    ///
+    /// - Complexity: One relaxed atomic load.
+    public static var isEnabled: Bool {
+        logSwitch.isOn
+    }
+
+    /// Observes every event recorded from now on, and enables logging while the subscription
+    /// is active.
+    ///
+    /// - Parameter handler: Called with each event, in the order events were recorded, never
+    ///   concurrently with itself.
+    /// - Returns: The subscription; cancelling the last one disables logging.
+    @discardableResult
+    public static func observe(_ handler: @escaping @Sendable (Event) -> Void) -> EmitterSubscription {
+        let registration = observers.register(handler)
+        logSwitch.count.add(1, ordering: .relaxed)
+        return EmitterSubscription {
+            registration.cancel()
+            logSwitch.count.subtract(1, ordering: .relaxed)
+        }
+    }
+
+    /// Records an event, if logging is enabled.
+    ///
+    /// Compose's modules call this; your own types may too.
+    ///
+    /// - Parameters:
+    ///   - kind: What happened.
+    ///   - source: Who it happened to, such as an emitter's label. Evaluated only when enabled.
+    ///   - payload: The value involved. Evaluated only when enabled.
+    public static func record(
+        _ kind: Event.Kind,
+        source: @autoclosure () -> String,
+        payload: @autoclosure () -> any Sendable
+    ) {
+        guard isEnabled else { return }
+        let event = Event(
+            kind: kind,
+            source: source(),
+            payload: payload(),
+            time: .now,
+            sequence: sequence.add(1, ordering: .relaxed).newValue
+        )
+        observers.send(event)
+    }
+}

@@ -1,0 +1,55 @@
+infix operator !+= : AssignmentPrecedence
+
+extension Emitters {
+    /// Sends the first value, then cancels itself. Returned by ``Emitter/once()``.
+    public struct Once<Upstream: Emitter>: Emitter {
+        public typealias Value = Upstream.Value
+
+        @usableFromInline let upstream: Upstream
+
+        @inlinable
+        init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
+            let fired = HandlerState(false)
+            let upstreamSubscription = SubscriptionSlot()
+            let subscription = upstream.register { value in
+                guard !fired.value else { return }
+                fired.value = true
+                upstreamSubscription.cancel()
+                handler(value)
+            }
+            upstreamSubscription.replace(with: subscription)
+            return subscription
+        }
+    }
+}
+
+extension Emitter {
+    /// Sends only the first value each subscription receives, then cancels the subscription.
+    ///
+    /// ```swift
+    /// emitter.once() += { value in print("Received value 1st way:", value) }
+    /// ```
+    public func once() -> Emitters.Once<Self> {
+        Emitters.Once(upstream: self)
+    }
+
+    /// Observes only the next value, then never again: `emitter !+= { value in ... }`.
+    ///
+    /// - Returns: The subscription, cancelled once the handler has run.
+    @discardableResult
+    public static func !+= (emitter: Self, handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
+        emitter.once().subscribe(handler)
+    }
+}
+
+extension Emitter where Value == Void {
+    /// Observes only the next signal, then never again: `signal !+= { ... }`.
+    @discardableResult
+    public static func !+= (emitter: Self, handler: @escaping @Sendable () -> Void) -> EmitterSubscription {
+        emitter.once().subscribe { _ in handler() }
+    }
+}

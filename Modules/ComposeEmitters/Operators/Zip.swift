@@ -1,0 +1,54 @@
+import DequeModule
+
+extension Emitters {
+    /// Pairs the values of two emitters in order. Returned by ``Emitter/zip(_:)``.
+    public struct Zip<First: Emitter, Second: Emitter>: Emitter {
+        public typealias Value = (First.Value, Second.Value)
+
+        enum Event: Sendable {
+            case first(First.Value)
+            case second(Second.Value)
+        }
+
+        let first: First
+        let second: Second
+
+        public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
+            let relay = EmitterCore<Event>.relay()
+            let waiting = HandlerState<(Deque<First.Value>, Deque<Second.Value>)>(([], []))
+            let downstream = relay.register { event in
+                switch event {
+                case .first(let value):
+                    if let partner = waiting.value.1.popFirst() {
+                        handler((value, partner))
+                    } else {
+                        waiting.value.0.append(value)
+                    }
+                case .second(let value):
+                    if let partner = waiting.value.0.popFirst() {
+                        handler((partner, value))
+                    } else {
+                        waiting.value.1.append(value)
+                    }
+                }
+            }
+            let first = self.first.register { relay.send(.first($0)) }
+            let second = self.second.register { relay.send(.second($0)) }
+            return EmitterSubscription([downstream, first, second])
+        }
+    }
+}
+
+extension Emitter {
+    /// Pairs the *n*th value of this emitter with the *n*th value of `other`.
+    ///
+    /// ```swift
+    /// requests.zip(responses) += { request, response in log(request, response) }
+    /// ```
+    ///
+    /// Values wait until their partner arrives; a side that runs ahead keeps its unmatched
+    /// values in memory, as Combine's `zip` does.
+    public func zip<Other: Emitter>(_ other: Other) -> Emitters.Zip<Self, Other> {
+        Emitters.Zip(first: self, second: other)
+    }
+}

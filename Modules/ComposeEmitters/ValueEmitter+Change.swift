@@ -1,0 +1,34 @@
+infix operator ~+= : AssignmentPrecedence
+
+extension ValueEmitter {
+    /// Observes every value together with the previous one: `emitter ~+= { new, previous in ... }`.
+    ///
+    /// ```swift
+    /// let count = ValueEmitter<Int>()
+    /// count ~+= { new, previous in print("changed from \(previous ?? 0) to \(new)") }
+    /// count.send(1)  // changed from 0 to 1   (previous is nil)
+    /// count.send(3)  // changed from 1 to 3
+    /// ```
+    ///
+    /// `previous` is the value sent before `new`: for the first value a new subscription receives,
+    /// the value that was current when it subscribed, or `nil` if nothing had been sent.
+    ///
+    /// - Returns: The subscription, which can be ignored.
+    @discardableResult
+    public static func ~+= (
+        emitter: ValueEmitter<Value>,
+        handler: @escaping @Sendable (_ new: Value, _ previous: Value?) -> Void
+    ) -> EmitterSubscription {
+        let previous = HandlerState<Value?>(nil)
+        let subscription = emitter.core.register(
+            { value in
+                let old = previous.value
+                previous.value = value
+                handler(value, old)
+            },
+            whileRegistering: { current in previous.value = current }
+        )
+        ObservationScope.current?.adopt(subscription)
+        return subscription
+    }
+}

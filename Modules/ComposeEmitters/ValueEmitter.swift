@@ -1,0 +1,45 @@
+/// An emitter that carries a value.
+///
+/// ```swift
+/// let printMessage = ValueEmitter<String>()
+/// printMessage += { message in print(message) }
+/// printMessage += { message in print("Another subscriber says:", message) }
+/// printMessage.send("A simple message.")
+/// ```
+///
+/// `ValueEmitter` is a reference type: a `let` in a component struct is shared by every copy of
+/// the component. It remembers the last value it sent (``lastValue``), which ``withCurrent()``
+/// and `~+=` use. See ``Emitter`` for delivery order, threads and reentrancy.
+public final class ValueEmitter<Value: Sendable>: Emitter {
+    @usableFromInline
+    let core: EmitterCore<Value>
+
+    /// Creates a value emitter.
+    ///
+    /// - Parameter label: How the emitter is named in the ``EventLog``.
+    public init(label: String? = nil) {
+        core = EmitterCore(label: label, remembersValues: true)
+    }
+
+    /// Sends `value` to every subscriber.
+    ///
+    /// - Complexity: O(*n*) in the number of subscribers; no allocation.
+    @inlinable
+    public func send(_ value: Value) {
+        core.send(value)
+    }
+
+    /// The value most recently sent, or `nil` if nothing was sent yet.
+    public var lastValue: Value? {
+        core.lastSent
+    }
+
+    public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
+        core.register(handler)
+    }
+
+    /// The number of active subscriptions.
+    public var subscriberCount: Int {
+        core.subscriberCount
+    }
+}

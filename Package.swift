@@ -1,0 +1,119 @@
+// swift-tools-version: 6.1
+//
+// Compose: the platform-independent core of an event, state, validation, routing, persistence
+// and reference architecture for Swift programs.
+//
+// Modules are declared once, in `modules` below. Each row names the sibling modules the module
+// may import: that column is the layering ladder, the same table CONTRIBUTING.md shows, and
+// `Scripts/check-layering` fails CI when an import or a dependency here breaks it.
+
+import PackageDescription
+
+// MARK: - External packages
+
+/// Only packages that a well-kept library does better than we would; see CONTRIBUTING.md.
+let externalPackages: [Package.Dependency] = [
+    // Runtime: `Deque` for the emitters' pending-delivery queues.
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    // Tests (and ComposeTesting): a clock that tests advance by hand.
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    // Benchmarks only: the harness and the peer measured in the same run.
+    .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+]
+
+let deque: Target.Dependency = .product(name: "DequeModule", package: "swift-collections")
+let clocks: Target.Dependency = .product(name: "Clocks", package: "swift-clocks")
+
+// MARK: - The module table
+
+/// One library module of Compose.
+struct Module {
+    /// The module's name; its sources live in `Modules/<name>`, its tests in `Tests/<name>Tests`.
+    var name: String
+    /// The sibling modules this module may import (the layering ladder).
+    var siblings: [String]
+    /// Dependencies outside this package.
+    var external: [Target.Dependency] = []
+    /// Whether `Tests/<name>Tests` exists yet. A module that a later issue fills starts as a
+    /// shell holding only its documentation, and gets its test target with its first test.
+    var tested = true
+    /// Extra dependencies of the module's test target.
+    var testDependencies: [Target.Dependency] = []
+}
+
+let runtimeModules = [
+    "ComposeEmitters", "ComposeValidation", "ComposeStore", "ComposePersistence", "ComposeRefs",
+    "ComposeRouting", "Compose",
+]
+
+let modules: [Module] = [
+    Module(name: "ComposeEmitters", siblings: [], external: [deque], testDependencies: [clocks]),
+    Module(name: "ComposeValidation", siblings: [], tested: false),
+    Module(name: "ComposeStore", siblings: ["ComposeEmitters"], tested: false),
+    Module(name: "ComposePersistence", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
+    Module(name: "ComposeRefs", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
+    Module(name: "ComposeRouting", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
+    Module(
+        name: "Compose",
+        siblings: [
+            "ComposeEmitters", "ComposeValidation", "ComposeStore", "ComposePersistence", "ComposeRefs",
+            "ComposeRouting",
+        ]
+    ),
+    // Its external dependencies (swift-clocks, IssueReporting, CustomDump) join with its first API.
+    Module(name: "ComposeTesting", siblings: runtimeModules, tested: false),
+]
+
+// MARK: - Targets derived from the table
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+var targets: [Target] = []
+for module in modules {
+    targets.append(
+        .target(
+            name: module.name,
+            dependencies: module.siblings.map { .target(name: $0) } + module.external,
+            path: "Modules/\(module.name)"
+        )
+    )
+    guard module.tested else { continue }
+    targets.append(
+        .testTarget(
+            name: "\(module.name)Tests",
+            dependencies: [.target(name: module.name)] + module.testDependencies,
+            path: "Tests/\(module.name)Tests"
+        )
+    )
+}
+
+targets.append(
+    .executableTarget(
+        name: "ComposeBenchmarks",
+        dependencies: [
+            "ComposeEmitters",
+            .product(name: "Benchmark", package: "benchmark"),
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ],
+        path: "Benchmarks/ComposeBenchmarks",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+)
+
+for index in targets.indices {
+    targets[index].swiftSettings = (targets[index].swiftSettings ?? []) + swiftSettings
+}
+
+let package = Package(
+    name: "Compose",
+    // Synchronization's `Atomic` and Observation set the floor on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: modules.map { .library(name: $0.name, targets: [$0.name]) },
+    dependencies: externalPackages,
+    targets: targets
+)

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Turns the benchmark executable's JMH export into the table README quotes.
+
+Each benchmark is named "<Module>/<scenario>/<variant>" and tagged with "ops" (logical operations
+per iteration) and "unit". For each scenario the table shows our figure (operations per second at
+the median iteration), each peer's, and the ratio, next to the target an issue set. Allocation
+rows divide the malloc counter by the operations of one iteration.
+"""
+import json
+import re
+import sys
+from collections import OrderedDict
+
+NAME = re.compile(r"^(?P<base>.*?) \((?P<tags>[^()]*)\)$")
+
+
+def parse(path):
+    with open(path) as handle:
+        runs = json.load(handle)
+    results = OrderedDict()
+    for run in runs:
+        name = run["benchmark"]
+        # The JMH export prefixes "package.benchmark.<Target>."; the rest is the display name.
+        name = re.sub(r"^package\.benchmark\.[^.]+\.", "", name).replace("_", " ")
+        match = NAME.match(name)
+        tags = {}
+        if match:
+            name = match.group("base")
+            for pair in match.group("tags").split(", "):
+                key, _, value = pair.partition(": ")
+                tags[key] = value
+        ops = float(tags.get("ops", 1))
+        metrics = {"throughput": run["primaryMetric"]}
+        metrics.update(run.get("secondaryMetrics", {}))
+        wall = metrics.get("Time (wall clock)")
+        mallocs = metrics.get("Malloc (total)")
+        p50 = lambda metric: metric["scorePercentiles"]["50.0"]
+        seconds = None
+        if wall:
+            unit = wall["scoreUnit"]
+            scale = {"ns": 1e-9, "μs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
+            seconds = p50(wall) * scale
+        results[name] = {
+            "ops": ops,
+            "unit": tags.get("unit", "ops"),
+            "per_second": ops / seconds if seconds else None,
+            "ns_per_op": seconds / ops * 1e9 if seconds else None,
+            "mallocs_per_op": p50(mallocs) / ops if mallocs else None,
+        }
+    return results
+
+
+def human(value):
+    if value is None:
+        return "-"
+    for factor, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= factor:
+            return f"{value / factor:.2f}{suffix}"
+    return f"{value:.2f}"
+
+
+# (scenario row, ours, baseline, how to compare, target text, target check)
+# "faster": ours per second / baseline per second; "cost": ours ns per op / baseline ns per op.
+COMPARISONS = []
+
+
+def compare(label, ours, baseline, kind, target, check):
+    COMPARISONS.append((label, ours, baseline, kind, target, check))
+
+
+for n in (1, 10, 100, 1_000, 10_000):
+    scenario = f"Emitters/fan-out N={n}"
+    if n >= 100:
+        compare(f"fan-out N={n} vs closure loop", f"{scenario}/Compose", f"{scenario}/closure loop",
+                "faster", ">= 0.75x", lambda r: r >= 0.75)
+    compare(f"fan-out N={n} vs OpenCombine", f"{scenario}/Compose", f"{scenario}/OpenCombine",
+            "faster", ">= 10x" if n >= 100 else (">= 3x" if n == 1 else ""),
+            (lambda r: r >= 10) if n >= 100 else ((lambda r: r >= 3) if n == 1 else None))
+compare("chain map-filter-undup-tap vs OpenCombine", "Emitters/chain map-filter-undup-tap/Compose",
+        "Emitters/chain map-filter-undup-tap/OpenCombine", "faster", ">= 5x", lambda r: r >= 5)
+compare("subscribe+cancel, 10,000 live vs 10 live", "Emitters/subscribe+cancel live=10000/Compose",
+        "Emitters/subscribe+cancel live=10/Compose", "cost", "<= 2x cost", lambda r: r <= 2)
+for n in (10, 10_000):
+    compare(f"subscribe+cancel live={n} vs OpenCombine", f"Emitters/subscribe+cancel live={n}/Compose",
+            f"Emitters/subscribe+cancel live={n}/OpenCombine", "faster", "", None)
+
+ALLOCATIONS = [
+    ("allocations per send, plain send (N=100)", "Emitters/fan-out N=100/Compose", 100, "0"),
+    ("allocations per send, chain", "Emitters/chain map-filter-undup-tap/Compose", 1, "0"),
+]
+
+
+def main(path):
+    results = parse(path)
+    rows = []
+    for label, ours, baseline, kind, target, check in COMPARISONS:
+        if ours not in results or baseline not in results:
+            continue
+        a, b = results[ours], results[baseline]
+        if kind == "faster":
+            ratio = a["per_second"] / b["per_second"]
+            ours_text = f"{human(a['per_second'])} {a['unit']}/s"
+            peer_text = f"{human(b['per_second'])} {b['unit']}/s"
+        else:
+            ratio = a["ns_per_op"] / b["ns_per_op"]
+            ours_text = f"{a['ns_per_op']:.0f} ns/{a['unit']}"
+            peer_text = f"{b['ns_per_op']:.0f} ns/{b['unit']}"
+        verdict = "" if check is None else ("met" if check(ratio) else "MISSED")
+        rows.append((label, ours_text, peer_text, f"{ratio:.2f}x", target, verdict))
+    for label, name, deliveries_per_send, target in ALLOCATIONS:
+        if name not in results or results[name]["mallocs_per_op"] is None:
+            continue
+        per_send = results[name]["mallocs_per_op"] * deliveries_per_send
+        rows.append((label, f"{per_send:.3f}", "-", "-", target, "met" if per_send < 0.001 else "MISSED"))
+
+    headers = ("Scenario", "Compose", "Peer", "Ratio", "Target", "")
+    widths = [max(len(str(row[i])) for row in rows + [headers]) for i in range(len(headers))]
+    line = lambda row: "| " + " | ".join(str(cell).ljust(width) for cell, width in zip(row, widths)) + " |"
+    print(line(headers))
+    print("|" + "|".join("-" * (width + 2) for width in widths) + "|")
+    for row in rows:
+        print(line(row))
+
+    print()
+    print("Every benchmark (median iteration):")
+    for name, result in results.items():
+        per_second = human(result["per_second"])
+        ns = f"{result['ns_per_op']:.1f}" if result["ns_per_op"] is not None else "-"
+        mallocs = f"{result['mallocs_per_op']:.3f}" if result["mallocs_per_op"] is not None else "-"
+        print(f"  {name}: {per_second} {result['unit']}/s, {ns} ns each, {mallocs} mallocs each")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
