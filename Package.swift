@@ -13,7 +13,7 @@ import PackageDescription
 
 /// Only packages that a well-kept library does better than we would; see CONTRIBUTING.md.
 let externalPackages: [Package.Dependency] = [
-    // Runtime: `Deque` for the emitters' pending-delivery queues.
+    // Runtime: `Deque` for the emitters' pending deliveries and the stores' queued work.
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     // Tests (and ComposeTesting): a clock that tests advance by hand.
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
@@ -50,7 +50,7 @@ let runtimeModules = [
 let modules: [Module] = [
     Module(name: "ComposeEmitters", siblings: [], external: [deque], testDependencies: [clocks]),
     Module(name: "ComposeValidation", siblings: [], tested: false),
-    Module(name: "ComposeStore", siblings: ["ComposeEmitters"], tested: false),
+    Module(name: "ComposeStore", siblings: ["ComposeEmitters"], external: [deque], testDependencies: [clocks]),
     Module(name: "ComposePersistence", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
     Module(name: "ComposeRefs", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
     Module(name: "ComposeRouting", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
@@ -86,17 +86,23 @@ for module in modules {
     targets.append(
         .testTarget(
             name: "\(module.name)Tests",
-            dependencies: [.target(name: module.name)] + module.testDependencies,
+            dependencies: [.target(name: module.name), "ComposeTestSupport"] + module.testDependencies,
             path: "Tests/\(module.name)Tests"
         )
     )
 }
+
+// Helpers this package's test targets share (not a product; users get ComposeTesting).
+targets.append(
+    .target(name: "ComposeTestSupport", dependencies: ["ComposeEmitters", clocks], path: "Tests/Support")
+)
 
 targets.append(
     .executableTarget(
         name: "ComposeBenchmarks",
         dependencies: [
             "ComposeEmitters",
+            "ComposeStore",
             .product(name: "Benchmark", package: "benchmark"),
             .product(name: "OpenCombine", package: "OpenCombine"),
         ],

@@ -84,9 +84,36 @@ for n in (10, 10_000):
     compare(f"subscribe+cancel live={n} vs OpenCombine", f"Emitters/subscribe+cancel live={n}/Compose",
             f"Emitters/subscribe+cancel live={n}/OpenCombine", "faster", "", None)
 
+for k in (1, 100, 10_000):
+    for write in ("keypath write", "whole-state write"):
+        scenario = f"Store/1,000 fields K={k}"
+        big = k >= 10_000
+        compare(f"store 1,000 fields K={k}, {write} vs OpenCombine", f"{scenario} {write}/Compose",
+                f"{scenario} {write}/OpenCombine", "faster", ">= 1000x" if big else "",
+                (lambda r: r >= 1000) if big else None)
+        compare(f"store 1,000 fields K={k}, {write} vs Observation", f"{scenario} {write}/Compose",
+                f"{scenario} property write/Observation", "faster", ">= 5x" if big else "",
+                (lambda r: r >= 5) if big else None)
+for write in ("keypath write", "whole-state write"):
+    compare(f"store {write}: cost at K=10,000 vs K=1", f"Store/1,000 fields K=10000 {write}/Compose",
+            f"Store/1,000 fields K=1 {write}/Compose", "cost", "<= 3x cost", lambda r: r <= 3)
+for write in ("keypath write", "whole-state write"):
+    compare(f"store 10 fields K=10, {write} vs OpenCombine", f"Store/10 fields K=10 {write}/Compose",
+            f"Store/10 fields K=10 {write}/OpenCombine", "faster", "", None)
+    compare(f"store 10 fields K=10, {write} vs Observation", f"Store/10 fields K=10 {write}/Compose",
+            "Store/10 fields K=10 property write/Observation", "faster", "", None)
+
+compare("Observation peer: expanded by hand vs @Observable (10 fields)",
+        "Store/10 fields K=10 property write/Observation (expanded by hand)",
+        "Store/10 fields K=10 property write/Observation", "faster", "about 1x", None)
+
 ALLOCATIONS = [
     ("allocations per send, plain send (N=100)", "Emitters/fan-out N=100/Compose", 100, "0"),
     ("allocations per send, chain", "Emitters/chain map-filter-undup-tap/Compose", 1, "0"),
+    ("allocations per mutation nobody observes, keypath write",
+     "Store/1,000 fields unobserved keypath write/Compose", 1, "0"),
+    ("allocations per mutation nobody observes, whole-state write",
+     "Store/1,000 fields unobserved whole-state write/Compose", 1, "0"),
 ]
 
 
@@ -110,7 +137,7 @@ def main(path):
     for label, name, deliveries_per_send, target in ALLOCATIONS:
         if name not in results or results[name]["mallocs_per_op"] is None:
             continue
-        per_send = results[name]["mallocs_per_op"] * deliveries_per_send
+        per_send = results[name]["mallocs_per_op"] * deliveries_per_send  # per send or mutation
         rows.append((label, f"{per_send:.3f}", "-", "-", target, "met" if per_send < 0.001 else "MISSED"))
 
     headers = ("Scenario", "Compose", "Peer", "Ratio", "Target", "")

@@ -15,6 +15,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 10_000
     )
     emitterBenchmarks()
+    storeBenchmarks()
 }
 
 /// The configuration of a benchmark whose iteration performs `ops` operations of kind `unit`.

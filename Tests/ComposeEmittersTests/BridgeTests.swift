@@ -1,4 +1,5 @@
 @testable import ComposeEmitters
+import ComposeTestSupport
 import Testing
 
 /// Emitters as async sequences, and async work as emitters, with cancellation both ways.

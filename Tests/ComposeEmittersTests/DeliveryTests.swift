@@ -1,6 +1,7 @@
 @testable import ComposeEmitters
 import Dispatch
 import Synchronization
+import ComposeTestSupport
 import Testing
 
 /// The delivery contract of every emitter: order, reentrancy, cancellation and threads.

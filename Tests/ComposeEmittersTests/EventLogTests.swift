@@ -1,4 +1,5 @@
 @testable import ComposeEmitters
+import ComposeTestSupport
 import Testing
 
 // The log is process-wide and tests run in parallel, so each test looks only at its own labels.

@@ -1,4 +1,5 @@
 @testable import ComposeEmitters
+import ComposeTestSupport
 import Testing
 
 @Suite struct ObservationScopeTests {

@@ -1,5 +1,6 @@
 @testable import ComposeEmitters
 import Synchronization
+import ComposeTestSupport
 import Testing
 
 /// Operators beyond the README's examples, and the edges of those in it.

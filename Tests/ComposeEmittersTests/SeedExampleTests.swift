@@ -1,5 +1,6 @@
 import Clocks
 import ComposeEmitters
+import ComposeTestSupport
 import Testing
 
 /// Every example of the Emitters section of Compose's README, run as written, with `print`

@@ -1,5 +1,6 @@
 import Clocks
 @testable import ComposeEmitters
+import ComposeTestSupport
 import Testing
 
 /// `debounce`, `throttle`, `delay` and the timer, driven by a test clock: no test sleeps.

@@ -25,9 +25,9 @@ import Synchronization
 /// when it took its snapshot and only looks at an entry's token when they differ, so the common
 /// case costs one load per handler from a cache line the loop already holds.
 @usableFromInline
-final class EmitterCore<Value: Sendable>: @unchecked Sendable {
+package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     @usableFromInline
-    typealias Token = EmitterToken
+    package typealias Token = EmitterToken
 
     @usableFromInline
     struct Entry {
@@ -68,6 +68,8 @@ final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let delivering = Atomic<Bool>(false)
     /// The number of values in `State.queue` and `State.replays`. Changed under the lock only.
     @usableFromInline let backlog = Atomic<Int>(0)
+    /// The number of live handlers, readable without the lock.
+    @usableFromInline let live = Atomic<Int>(0)
     /// Shown in the event log.
     @usableFromInline let label: String?
     /// Whether the core keeps `lastSent` and `lastDelivered` (value emitters do, relays don't).
@@ -79,7 +81,7 @@ final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let logSwitch = EventLog.logSwitch
 
     @usableFromInline
-    init(label: String?, remembersValues: Bool, isLogged: Bool = true) {
+    package init(label: String?, remembersValues: Bool, isLogged: Bool = true) {
         self.label = label
         self.remembersValues = remembersValues
         self.isLogged = isLogged
@@ -100,7 +102,7 @@ final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     ///
     /// - Complexity: O(*n*) handler calls; no allocation unless the value has to be queued.
     @inlinable
-    func send(_ value: Value) {
+    package func send(_ value: Value) {
         if logSwitch.isOn, isLogged {
             EventLog.record(.send, source: logSource, payload: value)
         }
@@ -194,9 +196,34 @@ final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Delivers a backlog that its sender found unowned.
-    @usableFromInline
+    @inlinable
     func resume() {
         if claim() { finishDelivering() }
+    }
+
+    /// Queues `value` without delivering it.
+    ///
+    /// For a caller that must deliver values in the order its own lock assigns them (a store
+    /// notifies in commit order): call this under that lock, then ``deliverBacklog()`` after
+    /// releasing it. Nesting is safe: this lock is never held while taking another.
+    @inlinable
+    package func enqueue(_ value: Value) {
+        state.withLock { state in
+            state.queue.append(value)
+            backlog.add(1, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Delivers what ``enqueue(_:)`` queued, unless another thread is delivering (then it will).
+    @inlinable
+    package func deliverBacklog() {
+        if !delivering.load(ordering: .sequentiallyConsistent) { resume() }
+    }
+
+    /// Whether any handler is registered; a relaxed read, without the lock.
+    @inlinable
+    package var hasSubscribers: Bool {
+        live.load(ordering: .relaxed) > 0
     }
 
     // MARK: Registering
@@ -211,7 +238,7 @@ final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     /// - Returns: The subscription that removes the handler.
     /// - Complexity: Amortized O(1).
     @inlinable
-    func register(
+    package func register(
         _ handler: @escaping @Sendable (Value) -> Void,
         replayCurrent: Bool = false,
         whileRegistering: ((Value?) -> Void)? = nil
@@ -224,6 +251,7 @@ final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         let replay: Value? = state.withLock { state in
             token.index = state.entries.count
             state.entries.append(Entry(handler: handler, token: token))
+            live.add(1, ordering: .relaxed)
             whileRegistering?(state.lastDelivered)
             guard replayCurrent, let current = state.lastDelivered else { return nil }
             if delivering.load(ordering: .acquiring) || backlog.load(ordering: .relaxed) > 0 {
@@ -258,6 +286,7 @@ final class EmitterCore<Value: Sendable>: @unchecked Sendable {
             }
             state.entries[index] = nil
             state.tombstones += 1
+            live.subtract(1, ordering: .relaxed)
             cancellations.add(1, ordering: .releasing)
             guard state.tombstones > 16, state.tombstones * 2 > state.entries.count else {
                 return (entry, nil)
@@ -286,7 +315,7 @@ final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     // MARK: Inspection
 
     /// The number of live handlers.
-    var subscriberCount: Int {
+    package var subscriberCount: Int {
         state.withLock { $0.entries.count - $0.tombstones }
     }
 

@@ -4,7 +4,7 @@
 /// Not generic, so the registry's bookkeeping does not depend on the value type; the removal
 /// itself runs through `remove`, a capture-less closure formed where the value type is known.
 @usableFromInline
-final class EmitterToken: EmitterSubscription, @unchecked Sendable {
+package final class EmitterToken: EmitterSubscription, @unchecked Sendable {
     /// The core the entry lives in. Weak: a token may outlive its emitter, and a strong reference
     /// would make every uncancelled registration keep its emitter alive.
     @usableFromInline weak let core: AnyObject?

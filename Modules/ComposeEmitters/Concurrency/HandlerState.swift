@@ -4,12 +4,14 @@
 /// and the emitter's lock orders one call before the next, so each call sees what the previous
 /// one wrote. Only touch it from inside that handler.
 @usableFromInline
-final class HandlerState<State>: @unchecked Sendable {
-    @usableFromInline
-    var value: State
+package final class HandlerState<State>: @unchecked Sendable {
+    /// Touched only by one handler, never concurrently (see above): the dynamic exclusivity
+    /// check would only cost time.
+    @exclusivity(unchecked) @usableFromInline
+    package var value: State
 
     @inlinable
-    init(_ value: State) {
+    package init(_ value: State) {
         self.value = value
     }
 }

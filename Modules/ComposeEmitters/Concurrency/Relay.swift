@@ -6,7 +6,7 @@ extension EmitterCore {
     /// handler, so the state machine needs no lock and the downstream handler keeps the
     /// "never concurrently with itself" promise. Inside that handler, capture the relay weakly:
     /// the relay owns the handler.
-    static func relay() -> EmitterCore<Value> {
+    package static func relay() -> EmitterCore<Value> {
         EmitterCore(label: nil, remembersValues: false, isLogged: false)
     }
 }

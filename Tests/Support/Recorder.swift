@@ -1,37 +1,43 @@
-import Clocks
-@testable import ComposeEmitters
+// Helpers shared by this package's test targets. Not a product: the helpers users put in their
+// own tests live in ComposeTesting.
+
+public import Clocks
+import ComposeEmitters
 
 /// Collects what handlers receive, from any thread.
-final class Recorder<Value: Sendable>: Sendable {
+public final class Recorder<Value: Sendable>: Sendable {
     private let state = LockedState<[Value]>([])
 
-    func record(_ value: Value) {
+    public init() {}
+
+    public func record(_ value: Value) {
         state.withLock { $0.append(value) }
     }
 
-    var values: [Value] {
+    public var values: [Value] {
         state.withLock { $0 }
     }
 
-    var count: Int {
+    public var count: Int {
         state.withLock { $0.count }
     }
 
     /// Waits (without sleeping) until `count` values arrived, or gives up after `timeout`.
     @discardableResult
-    func wait(forCount count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+    public func wait(forCount count: Int, timeout: Duration = .seconds(10)) async -> Bool {
         await eventually(timeout: timeout) { self.count >= count }
     }
 }
 
 extension Recorder where Value == Void {
-    func record() {
+    public func record() {
         record(())
     }
 }
 
 /// Yields until `condition` holds, or `timeout` of real time has passed.
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+@discardableResult
+public func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     while !condition() {
         guard ContinuousClock.now < deadline else { return false }
@@ -47,7 +53,7 @@ extension TestClock<Duration> {
     /// `TestClock.sleep(until:)` suspends when the deadline equals `now`, so a timer task that
     /// starts just after `advance(by:)` would otherwise wait for the next advance.
     @discardableResult
-    func advance(by duration: Duration, until condition: () -> Bool) async -> Bool {
+    public func advance(by duration: Duration, until condition: () -> Bool) async -> Bool {
         await advance(by: duration)
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
         while !condition() {
@@ -58,7 +64,7 @@ extension TestClock<Duration> {
     }
 
     /// Advances the clock and lets every task that became due run.
-    func settle(by duration: Duration) async {
+    public func settle(by duration: Duration) async {
         await advance(by: duration)
         for _ in 0..<20 { await advance(by: .zero) }
     }

@@ -1,0 +1,99 @@
+import ComposeEmitters
+
+/// The running `execute` tasks of a store, by key path, with a generation each so a run that was
+/// replaced cannot write its result.
+@usableFromInline
+final class Executions: Sendable {
+    private let running = LockedState<[AnyKeyPath: (generation: UInt64, task: Task<Void, Never>)]>([:])
+    private let generations = LockedState<UInt64>(0)
+
+    @usableFromInline
+    init() {}
+
+    /// Registers a new run for `keyPath`, cancelling the one it replaces.
+    func start(_ keyPath: AnyKeyPath, _ makeTask: (UInt64) -> Task<Void, Never>) -> Task<Void, Never> {
+        let generation = generations.withLock { generation in
+            generation &+= 1
+            return generation
+        }
+        let task = makeTask(generation)
+        let replaced = running.withLock { running in
+            defer { running[keyPath] = (generation, task) }
+            return running[keyPath]?.task
+        }
+        replaced?.cancel()
+        return task
+    }
+
+    /// Whether `generation` is still the current run for `keyPath`.
+    func isCurrent(_ keyPath: AnyKeyPath, _ generation: UInt64) -> Bool {
+        running.withLock { $0[keyPath]?.generation == generation }
+    }
+
+    /// Forgets a run that finished, unless it was replaced.
+    func finish(_ keyPath: AnyKeyPath, _ generation: UInt64) {
+        running.withLock { running in
+            if running[keyPath]?.generation == generation { running[keyPath] = nil }
+        }
+    }
+
+    /// Cancels every run.
+    func cancelAll() {
+        let tasks = running.withLock { running in
+            defer { running.removeAll() }
+            return running.values.map(\.task)
+        }
+        for task in tasks { task.cancel() }
+    }
+}
+
+extension Store {
+    /// Runs `operation` and moves the `Async` value at `keyPath` through loading to success or
+    /// failure: MvRx's `execute`.
+    ///
+    /// ```swift
+    /// $state.execute(\.profile) { try await api.profile() }
+    /// ```
+    ///
+    /// 1. The value becomes `.loading(previous:)`, keeping the latest value.
+    /// 2. `operation` runs in a task.
+    /// 3. Its result becomes `.success(value)`, or `.failure(failure, previous:)`.
+    ///
+    /// Executing again for the same key path cancels the previous run, whose result is then
+    /// dropped, as is an error thrown because of that cancellation.
+    ///
+    /// - Returns: The task running `operation`; cancelling it drops its result and leaves the value
+    ///   loading.
+    @discardableResult
+    public func execute<Value: Sendable>(
+        _ keyPath: any WritableKeyPath<State, Async<Value>> & Sendable,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) -> Task<Void, Never> {
+        let storage = self.storage
+        return storage.executions.start(keyPath) { generation in
+            storage.mutate { state in
+                state[keyPath: keyPath] = .loading(previous: state[keyPath: keyPath].value)
+            }
+            return Task {
+                defer { storage.executions.finish(keyPath, generation) }
+                let result: Async<Value>
+                do {
+                    result = .success(try await operation())
+                } catch {
+                    guard !Task.isCancelled else { return }
+                    result = .failure(AsyncFailure(error), previous: nil)
+                }
+                guard !Task.isCancelled else { return }
+                storage.mutate { state in
+                    // Checked inside the commit: a newer run that started meanwhile wins.
+                    guard storage.executions.isCurrent(keyPath, generation) else { return }
+                    if case .failure(let failure, _) = result {
+                        state[keyPath: keyPath] = .failure(failure, previous: state[keyPath: keyPath].value)
+                    } else {
+                        state[keyPath: keyPath] = result
+                    }
+                }
+            }
+        }
+    }
+}

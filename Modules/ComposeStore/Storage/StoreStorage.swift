@@ -1,0 +1,331 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Bionic)
+import Bionic
+#endif
+import ComposeEmitters
+import Observation
+import Synchronization
+
+/// The shared storage behind every copy of a ``Store``: the state, its observers, and the
+/// notifier that tells them about changes.
+///
+/// ## Writes
+/// Every write commits at once, under the lock: the next read on any thread sees it.
+/// - A whole-state write swaps the new state in and compares the two states' bytes to find the
+///   words that changed.
+/// - A key path write to a stored property writes the bytes at the property's offset, and knows
+///   its footprint without comparing anything. Writing the bytes already there changes nothing
+///   and notifies nobody.
+/// - `mutate` runs its body on a copy, outside the lock, and commits it only if no other write
+///   landed meanwhile; otherwise it runs the body again on the newer state. It never loses a
+///   concurrent write and never holds the lock while user code runs.
+///
+/// ## Notifications
+/// A commit queues a notice on the notifier while still holding the lock, so notices are
+/// delivered in commit order, one at a time (the emitter core's serial delivery). A notice looks
+/// only at the observers indexed under the changed words, reads their values as they are when
+/// the notice is delivered, and calls those whose values differ from what they last saw. An
+/// observer that writes to the store is never blocked: its write commits at once and its notice
+/// is delivered after the current one.
+@usableFromInline
+final class StoreStorage<State: AnyState>: @unchecked Sendable, Observable {
+    @usableFromInline
+    struct Core {
+        @usableFromInline var state: State
+        /// Bumped by every commit that changed something; `mutate` commits only on the version it
+        /// read.
+        @usableFromInline var version: UInt64 = 0
+        @usableFromInline var registry = ObserverRegistry<State>()
+        /// The key paths read through Observation, rooted at the storage, by key path.
+        @usableFromInline var observationKeyPaths: [AnyKeyPath: AnyKeyPath] = [:]
+
+        @inlinable
+        init(state: State) {
+            self.state = state
+        }
+    }
+
+    /// What the notifier delivers for one commit. Small whatever the size of the state: the
+    /// states, when kept at all, are boxed.
+    @usableFromInline
+    struct Notice: Sendable {
+        @usableFromInline var changes: ChangedWords
+        /// The states before and after, kept only when someone needs them: the change emitters
+        /// or the event log.
+        @usableFromInline var states: States?
+
+        @inlinable
+        init(changes: ChangedWords, states: States? = nil) {
+            self.changes = changes
+            self.states = states
+        }
+    }
+
+    /// The states around one commit, and the key path written (for the event log).
+    @usableFromInline
+    final class States: Sendable {
+        @usableFromInline let old: State
+        @usableFromInline let new: State
+        @usableFromInline let keyPath: String?
+
+        @inlinable
+        init(old: State, new: State, keyPath: String? = nil) {
+            self.old = old
+            self.new = new
+            self.keyPath = keyPath
+        }
+    }
+
+    @usableFromInline let core: LockedState<Core>
+    @usableFromInline let notifier = EmitterCore<Notice>.relay()
+    @usableFromInline let willChange: EmitterCore<State>
+    @usableFromInline let didChange: EmitterCore<StateChange<State>>
+    @usableFromInline let registrar = ObservationRegistrar()
+    @usableFromInline let label: String
+    @usableFromInline let stateQueue: StateQueue<State>
+    @usableFromInline let executions = Executions()
+    /// Observers collected by the notice being delivered; reused so a notice does not allocate.
+    @usableFromInline let collected = HandlerState<ContiguousArray<StateObserver<State>>>([])
+    @usableFromInline var notifierRegistration: EmitterSubscription?
+    /// `\.observedState`, made once: a key path literal in generic code is instantiated by the
+    /// runtime (demangling, an allocation) every time it is evaluated.
+    @usableFromInline let observedStateKeyPath: KeyPath<StoreStorage<State>, State> = \.observedState
+
+    /// Inlinable, so the notifier's handler is formed where `State` is known and delivering a
+    /// notice runs specialized code.
+    ///
+    /// - Parameter schedule: Where queued `setState` / `withState` work runs.
+    @inlinable
+    init(
+        state: State,
+        label: String?,
+        schedule: @escaping @Sendable (_ work: @escaping @Sendable () -> Void) -> Void = StateQueue<State>.background
+    ) {
+        self.core = LockedState(Core(state: state))
+        self.stateQueue = StateQueue(schedule: schedule)
+        self.label = label ?? "Store<\(State.self)>"
+        self.willChange = EmitterCore(label: self.label + ".willChange", remembersValues: false, isLogged: false)
+        self.didChange = EmitterCore(label: self.label + ".didChange", remembersValues: false, isLogged: false)
+        notifierRegistration = notifier.register { [weak self] notice in
+            self?.deliver(notice)
+        }
+    }
+
+    deinit {
+        notifierRegistration?.cancel()
+        executions.cancelAll()
+    }
+
+    // MARK: Reading
+
+    /// The whole state. Inside a `mutate` body of this store on this thread, its working copy.
+    ///
+    /// - Complexity: A copy of the state.
+    @inlinable
+    func read() -> State {
+        if let working = MutationFrame.workingCopy(of: self) {
+            return working.assumingMemoryBound(to: State.self).pointee
+        }
+        registrar.access(self, keyPath: observedStateKeyPath)
+        return core.withLock { $0.state }
+    }
+
+    /// The value at `keyPath`. Tells Observation about `keyPath` alone.
+    ///
+    /// A stored property is read under the lock; a key path with no offset (a computed
+    /// property, user code) is evaluated on a copy after the lock is released.
+    @inlinable
+    func read<Value>(_ keyPath: KeyPath<State, Value>) -> Value {
+        if let working = MutationFrame.workingCopy(of: self) {
+            return working.assumingMemoryBound(to: State.self).pointee[keyPath: keyPath]
+        }
+        observationAccess(keyPath)
+        if let offset = MemoryLayout<State>.offset(of: keyPath) {
+            return core.withLock { core in
+                withUnsafeBytes(of: &core.state) { $0.load(fromByteOffset: offset, as: Value.self) }
+            }
+        }
+        return core.withLock { $0.state }[keyPath: keyPath]
+    }
+
+    /// The state as Observation sees a whole-state read.
+    @usableFromInline
+    var observedState: State {
+        core.withLock { $0.state }
+    }
+
+    // MARK: Writing
+
+    /// Replaces the whole state.
+    ///
+    /// - Complexity: O(*s*) in the size of the state, to find what changed.
+    @inlinable
+    func write(_ newValue: consuming State) {
+        if let working = MutationFrame.workingCopy(of: self) {
+            working.assumingMemoryBound(to: State.self).pointee = newValue
+            return
+        }
+        var incoming = newValue
+        let wantsStates = needsStates
+        let committed: Bool = core.withLock { core in
+            swap(&core.state, &incoming)
+            let changes = withUnsafeBytes(of: &incoming) { old in
+                withUnsafeBytes(of: &core.state) { new in ChangedWords.between(old, new) }
+            }
+            guard !changes.isEmpty else { return false }
+            core.version &+= 1
+            notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: incoming, new: core.state) : nil))
+            return true
+        }
+        if committed { notifier.deliverBacklog() }
+    }
+
+    /// Writes `value` at `keyPath`.
+    ///
+    /// A stored property is written in place, under the lock; writing the bytes already there
+    /// notifies nobody. A key path with no offset goes through ``mutate(_:)``, so a computed
+    /// property's setter (user code) runs outside the lock.
+    ///
+    /// - Complexity: O(1) for a stored property, plus a copy of the state when the change
+    ///   emitters or the event log need it.
+    @inlinable
+    func write<Value>(_ keyPath: WritableKeyPath<State, Value>, _ value: Value) {
+        if let working = MutationFrame.workingCopy(of: self) {
+            working.assumingMemoryBound(to: State.self).pointee[keyPath: keyPath] = value
+            return
+        }
+        guard let offset = MemoryLayout<State>.offset(of: keyPath) else {
+            mutate { $0[keyPath: keyPath] = value }
+            return
+        }
+        let size = MemoryLayout<Value>.size
+        let wantsStates = needsStates
+        // The value written swaps places with the old one, which is released after the lock:
+        // releasing a value can run a deinit, which is user code.
+        var outgoing = value
+        let committed: Bool = core.withLock { core in
+            let unchanged = withUnsafeBytes(of: &core.state) { state in
+                withUnsafeBytes(of: &outgoing) { new in
+                    size == 0 || memcmp(state.baseAddress! + offset, new.baseAddress!, size) == 0
+                }
+            }
+            guard !unchanged else { return false }
+            let old = wantsStates ? core.state : nil
+            withUnsafeMutableBytes(of: &core.state) { state in
+                swap(&state.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Value.self).pointee, &outgoing)
+            }
+            core.version &+= 1
+            let states = old.map { States(old: $0, new: core.state, keyPath: String(describing: keyPath)) }
+            notifier.enqueue(Notice(changes: ChangedWords(offset: offset, size: size), states: states))
+            return true
+        }
+        if committed { notifier.deliverBacklog() }
+    }
+
+    /// Runs `body` on a copy of the state and commits the result atomically, with one
+    /// notification for the whole batch.
+    ///
+    /// If another write commits while `body` runs, `body` runs again on the newer state, so no
+    /// write is lost. Inside `body`, reads and writes of this store on this thread (including a
+    /// nested `mutate`) see and change the working copy. If `body` throws, nothing is committed.
+    ///
+    /// - Returns: What `body` returns on the run that was committed.
+    @inlinable
+    @discardableResult
+    func mutate<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        if let working = MutationFrame.workingCopy(of: self) {
+            return try body(&working.assumingMemoryBound(to: State.self).pointee)
+        }
+        while true {
+            var (copy, version) = core.withLock { ($0.state, $0.version) }
+            let result = try withUnsafeMutablePointer(to: &copy) { pointer in
+                try MutationFrame.with(self, workingCopy: UnsafeMutableRawPointer(pointer)) {
+                    try body(&pointer.pointee)
+                }
+            }
+            let wantsStates = needsStates
+            let outcome: Bool? = core.withLock { core in
+                guard core.version == version else { return nil }
+                swap(&core.state, &copy)
+                let changes = withUnsafeBytes(of: &copy) { old in
+                    withUnsafeBytes(of: &core.state) { new in ChangedWords.between(old, new) }
+                }
+                guard !changes.isEmpty else { return false }
+                core.version &+= 1
+                notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: copy, new: core.state) : nil))
+                return true
+            }
+            switch outcome {
+            case nil: continue  // Another write landed: run the body again on the newer state.
+            case true?: notifier.deliverBacklog()
+            case false?: break
+            }
+            return result
+        }
+    }
+
+    /// Whether a commit must keep the old and new states: the change emitters have subscribers,
+    /// or the event log is on.
+    @inlinable
+    var needsStates: Bool {
+        willChange.hasSubscribers || didChange.hasSubscribers || EventLog.isEnabled
+    }
+
+    // MARK: Observers
+
+    /// Registers an observer built by `make` with the current state, atomically with respect to
+    /// commits.
+    @inlinable
+    func addObserver(_ make: (_ id: UInt64, _ state: State) -> StateObserver<State>) -> StateObserver<State> {
+        core.withLock { core in
+            let observer = make(core.registry.makeID(), core.state)
+            core.registry.add(observer)
+            return observer
+        }
+    }
+
+    @inlinable
+    func removeObserver(_ observer: StateObserver<State>) {
+        observer.cancelled.store(true, ordering: .releasing)
+        core.withLock { $0.registry.remove(observer) }
+    }
+
+    /// The number of keypath observers, Observation's included.
+    var observerCount: Int {
+        core.withLock { $0.registry.count }
+    }
+
+    // MARK: Delivering
+
+    /// Delivers one notice. Runs on the notifier, one notice at a time, without the lock.
+    @inlinable
+    func deliver(_ notice: Notice) {
+        let snapshot: State? = core.withLock { core in
+            let needsSnapshot = withUnsafeBytes(of: &core.state) { storage in
+                core.registry.collect(notice.changes, storage: storage.baseAddress!, into: &collected.value)
+            }
+            return needsSnapshot ? core.state : nil
+        }
+        // The buffer belongs to the notifier, which never runs twice at once: sort it in place
+        // (subscription order) and iterate it without copying, so a notice allocates nothing.
+        collected.value.sort { $0.id < $1.id }
+        if let snapshot {
+            for observer in collected.value where observer.words == nil { observer.captureFromState(snapshot) }
+        }
+        for observer in collected.value where !observer.isCancelled {
+            observer.fire()
+        }
+        collected.value.removeAll(keepingCapacity: true)
+        reportWholeStateChange()
+        if let states = notice.states {
+            willChange.send(states.new)
+            didChange.send(StateChange(old: states.old, new: states.new))
+            if EventLog.isEnabled { logMutation(old: states.old, new: states.new, keyPath: states.keyPath) }
+        }
+    }
+}

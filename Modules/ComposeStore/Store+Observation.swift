@@ -1,0 +1,57 @@
+import ComposeEmitters
+import Observation
+
+// The store takes part in Swift's Observation framework (and so in SwiftUI's tracking):
+// - a keyed read (`$state.email`, a binding, `store.storage.read(keyPath)`) tells the registrar
+//   about that key path only, rooted at the storage, and the first such read registers an
+//   internal observer that reports the key path's changes to the registrar;
+// - a whole-state read (the wrapped value) tells it about the whole state, which every change
+//   reports.
+// `withObservationTracking { ... }` therefore fires only for what its body read.
+
+extension StoreStorage {
+    /// Tells the registrar that `keyPath` was read, setting up change reports for it the first time.
+    @usableFromInline
+    func observationAccess<Value>(_ keyPath: KeyPath<State, Value>) {
+        let rooted: AnyKeyPath = core.withLock { core in
+            if let rooted = core.observationKeyPaths[keyPath] { return rooted }
+            let rooted = observedStateKeyPath.appending(path: keyPath)
+            core.observationKeyPaths[keyPath] = rooted
+            let value = ObservedValue(keyPath, in: core.state, isEqual: Self.probablyEqual)
+            let observer = StateObserver<State>(
+                id: core.registry.makeID(),
+                words: value.words.map { [$0] },
+                captureFromStorage: { value.capture(fromStorage: $0) },
+                captureFromState: { value.capture(from: $0) },
+                fire: { [weak self] in
+                    guard let self, value.commit() else { return }
+                    self.registrar.withMutation(of: self, keyPath: rooted) {}
+                }
+            )
+            core.registry.add(observer)
+            return rooted
+        }
+        // The registrar needs the key path's static type, which is known here.
+        registrar.access(self, keyPath: unsafeDowncast(rooted, to: KeyPath<StoreStorage<State>, Value>.self))
+    }
+
+    /// Equality for values whose type may not be `Equatable`: `==` when it is, identical bits
+    /// otherwise (different bits then count as a change, which at worst re-runs a view).
+    @usableFromInline
+    static func probablyEqual<Value>(_ lhs: Value, _ rhs: Value) -> Bool {
+        if let lhs = lhs as? any Equatable { return lhs.isEqual(to: rhs) }
+        return withUnsafeBytes(of: lhs) { left in withUnsafeBytes(of: rhs) { right in left.elementsEqual(right) } }
+    }
+
+    /// Reports a change of the whole state to the registrar.
+    @usableFromInline
+    func reportWholeStateChange() {
+        registrar.withMutation(of: self, keyPath: observedStateKeyPath) {}
+    }
+}
+
+extension Equatable {
+    fileprivate func isEqual(to other: Any) -> Bool {
+        (other as? Self) == self
+    }
+}

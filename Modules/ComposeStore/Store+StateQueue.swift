@@ -1,0 +1,38 @@
+extension Store {
+    /// Queues a mutation, Cyanic- and MvRx-style.
+    ///
+    /// ```swift
+    /// // state.foo == "Hi"
+    /// $state.withState { state in print(state.foo) }
+    /// $state.setState { state in state.foo = "Hello, World!" }
+    /// $state.withState { state in print(state.foo) }
+    /// // "Hello, World!"
+    /// // "Hello, World!"
+    /// ```
+    ///
+    /// Ordering rules of the queue:
+    /// 1. Queued work runs on a background task, one piece at a time.
+    /// 2. Mutations run in the order they were queued.
+    /// 3. Every pending mutation runs before any pending `withState`: a `withState` sees the
+    ///    state after every `setState` queued before it (and after those queued before it runs).
+    /// 4. A mutation is applied like ``mutate(_:)``: atomically, with one notification.
+    ///
+    /// A write through the wrapper, a keyed write or `mutate` does not wait for the queue: it
+    /// commits at once.
+    public func setState(_ mutation: @escaping @Sendable (inout State) -> Void) {
+        storage.stateQueue.enqueue(mutation: mutation, on: storage)
+    }
+
+    /// Queues a read that runs after every `setState` queued before it. See ``setState(_:)``.
+    public func withState(_ body: @escaping @Sendable (State) -> Void) {
+        storage.stateQueue.enqueue(read: body, on: storage)
+    }
+
+    /// The state once every `setState` queued before this call has run: an awaitable
+    /// ``withState(_:)``.
+    public func settled() async -> State {
+        await withCheckedContinuation { continuation in
+            withState { continuation.resume(returning: $0) }
+        }
+    }
+}

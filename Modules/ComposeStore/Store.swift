@@ -1,0 +1,160 @@
+import ComposeEmitters
+
+/// Reactive state with keypath-level change detection: `@Store var state: State`.
+///
+/// ```swift
+/// struct LogInComponent {
+///     @Store var state: State
+///
+///     struct State: AnyState {
+///         var email = ""
+///         var password = ""
+///     }
+///
+///     var observers: Void {
+///         $state.observe(\.email) { email in print("email is now \(email)") }
+///         $state.willChange += { state in print("new state", state) }
+///     }
+/// }
+/// ```
+///
+/// `Store` is a value whose storage is a shared reference: copies of a struct that holds a
+/// store read and write the same state, and its setter works from non-mutating code.
+///
+/// ## Reading and writing
+/// - `state` (the wrapped value) reads or replaces the whole state: `state.email = "x"` reads
+///   the state, changes a copy, and writes it back. The store compares the old and new states'
+///   storage to find what changed.
+/// - `$state.email` (dynamic member lookup on the projection) reads or writes one key path. A
+///   write to a stored property costs O(1) whatever the size of the state, and a read tells
+///   Observation about that key path alone.
+/// - `$state.mutate { $0.email = "x"; $0.password = "" }` changes several properties atomically,
+///   with one notification.
+/// - `$state.setState { }` / `$state.withState { }` queue work in Cyanic's and MvRx's order.
+///
+/// ## Isolation model
+/// A store is `Sendable` and can be used from any thread or actor:
+/// - **Writes commit at once.** When a write returns, every read on every thread sees it. Writes
+///   are atomic; `mutate` is an atomic read-modify-write that never loses a concurrent write (its
+///   body may run again, on the newer state, if another write lands while it runs).
+///   `state.count += 1` through the wrapper is a read followed by a write: from several threads
+///   at once, use `mutate`.
+/// - **Notifications follow commits.** Observers are notified one notification at a time, in
+///   commit order, on the thread that committed: or, if a notification is already being delivered
+///   (by another thread, or because an observer wrote to the store), right after it, by the thread
+///   delivering it. An observer that writes to the store sees its write at once and is never
+///   blocked; the observers of that write are notified after the current notification finishes.
+/// - **A SwiftUI app** that writes from the main actor is therefore notified on the main actor;
+///   a server or a test can write from anywhere.
+/// - **No lock is held while user code runs**: not an observer, not a `mutate` body, not the
+///   getter or setter of a computed property reached through a key path.
+@propertyWrapper
+@dynamicMemberLookup
+public struct Store<State: AnyState>: Sendable {
+    @usableFromInline
+    let storage: StoreStorage<State>
+
+    /// A store holding `State()`.
+    ///
+    /// - Parameter label: How the store is named in the ``EventLog``.
+    @inlinable
+    public init(label: String? = nil) {
+        self.init(wrappedValue: State(), label: label)
+    }
+
+    /// A store holding `wrappedValue`.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The initial state.
+    ///   - label: How the store is named in the ``EventLog``.
+    @inlinable
+    public init(wrappedValue: State, label: String? = nil) {
+        storage = StoreStorage(state: wrappedValue, label: label)
+    }
+
+    /// A store whose `setState` and `withState` work runs where `scheduler` says.
+    @_spi(Testing)
+    public init(wrappedValue: State = State(), label: String? = nil, scheduler: StateQueueScheduler) {
+        storage = StoreStorage(state: wrappedValue, label: label, schedule: scheduler.schedule)
+    }
+
+    /// The whole state.
+    ///
+    /// Reading copies the state and tells Observation that the whole state was read. Writing
+    /// replaces it and notifies the observers of what changed.
+    ///
+    /// - Complexity: O(*s*) in the size of the state.
+    @inlinable
+    public var wrappedValue: State {
+        get { storage.read() }
+        nonmutating set { storage.write(newValue) }
+    }
+
+    /// The store itself, for `$state.willChange`, `$state.binding`, `$state.observe(...)` and
+    /// keyed access such as `$state.email`.
+    @inlinable
+    public var projectedValue: Store<State> {
+        self
+    }
+
+    /// The whole state; the same as ``wrappedValue``, for a store that is not a property wrapper.
+    @inlinable
+    public var state: State {
+        get { storage.read() }
+        nonmutating set { storage.write(newValue) }
+    }
+
+    /// The value at a key path of the state.
+    ///
+    /// ```swift
+    /// $state.email = "jill@example.com"   // O(1), notifies the observers of `email` only
+    /// let email = $state.email            // Observation is told about `email` only
+    /// ```
+    ///
+    /// - Complexity: O(1) for a stored property; a computed property is evaluated (or set) on a
+    ///   copy of the state.
+    @inlinable
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<State, Value>) -> Value {
+        get { storage.read(keyPath) }
+        nonmutating set { storage.write(keyPath, newValue) }
+    }
+
+    /// The value at a read-only key path of the state, such as a computed validation.
+    @inlinable
+    public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+        storage.read(keyPath)
+    }
+
+    /// Changes the state atomically, with one notification for the whole batch.
+    ///
+    /// ```swift
+    /// $state.mutate { state in
+    ///     state.status += .loading
+    ///     state.error = nil
+    /// }
+    /// ```
+    ///
+    /// `body` runs on a copy of the state, without any lock held. If another write commits while
+    /// it runs, `body` runs again on the newer state, so no write is lost: keep it to changing
+    /// the state it is given. Inside `body`, reads and writes of this store on this thread
+    /// (including a nested `mutate`) see and change the same copy. If `body` throws, nothing
+    /// changes.
+    ///
+    /// - Returns: What `body` returns.
+    @inlinable
+    @discardableResult
+    public func mutate<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try storage.mutate(body)
+    }
+
+    /// How the store is named in the ``EventLog``.
+    public var label: String {
+        storage.label
+    }
+
+    /// The number of active keypath observers (`observe`, `asyncSubscribe`, and the key paths
+    /// Observation is tracking).
+    public var observerCount: Int {
+        storage.observerCount
+    }
+}

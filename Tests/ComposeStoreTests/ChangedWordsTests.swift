@@ -1,0 +1,55 @@
+@testable import ComposeStore
+import Testing
+
+@Suite struct ChangedWordsTests {
+    func changes(_ old: [UInt8], _ new: [UInt8]) -> [Range<Int>] {
+        let found = old.withUnsafeBytes { old in new.withUnsafeBytes { new in ChangedWords.between(old, new) } }
+        var runs: [Range<Int>] = []
+        found.forEachRun { runs.append($0) }
+        return runs
+    }
+
+    @Test(arguments: [1, 7, 8, 9, 255, 256, 257, 1_000, 8_192])
+    func identicalBytesChangeNothing(size: Int) {
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        #expect(changes(bytes, bytes).isEmpty)
+    }
+
+    @Test(arguments: [0, 7, 8, 255, 256, 300, 1_023, 4_095])
+    func oneChangedByteIsFoundInItsWord(position: Int) {
+        let old = [UInt8](repeating: 0, count: 4_096)
+        var new = old
+        new[position] = 1
+        #expect(changes(old, new) == [(position / 8)..<(position / 8 + 1)])
+    }
+
+    @Test func aTailShorterThanAWordIsCompared() {
+        let old: [UInt8] = Array(repeating: 0, count: 13)
+        var new = old
+        new[12] = 9
+        #expect(changes(old, new) == [1..<2])
+    }
+
+    @Test func adjacentWordsMergeIntoOneRun() {
+        let old = [UInt8](repeating: 0, count: 64)
+        var new = old
+        new[8] = 1
+        new[16] = 1
+        new[40] = 1
+        #expect(changes(old, new) == [1..<3, 5..<6])
+    }
+
+    @Test func aFifthRunWidensTheFourth() {
+        let old = [UInt8](repeating: 0, count: 128)
+        var new = old
+        for word in [0, 2, 4, 6, 8, 10] { new[word * 8] = 1 }
+        // Exact up to four runs; past that the fourth covers the rest (a superset, never less).
+        #expect(changes(old, new) == [0..<1, 2..<3, 4..<5, 6..<11])
+    }
+
+    @Test func aKeyPathFootprintCoversItsBytes() {
+        #expect(ChangedWords(offset: 12, size: 8).first == 1..<3)
+        #expect(ChangedWords(offset: 16, size: 1).first == 2..<3)
+        #expect(ChangedWords(offset: 16, size: 0).isEmpty)
+    }
+}

@@ -1,0 +1,165 @@
+import ComposeEmitters
+@testable import ComposeStore
+import ComposeTestSupport
+import Testing
+
+struct Profile: AnyState {
+    var firstName = ""
+    var lastName = ""
+    var age = 0
+    var tags: [String] = []
+    var address = Address()
+
+    struct Address: Equatable, Sendable {
+        var street = ""
+        var city = ""
+    }
+
+    var fullName: String {
+        get { "\(firstName) \(lastName)" }
+        set {
+            let parts = newValue.split(separator: " ", maxSplits: 1).map(String.init)
+            firstName = parts.first ?? ""
+            lastName = parts.count > 1 ? parts[1] : ""
+        }
+    }
+}
+
+@Suite struct StoreTests {
+    @Test func wrappedValueKeyedAccessAndStateAgree() {
+        let store = Store<Profile>()
+        store.wrappedValue.firstName = "Jill"
+        store.lastName = "Valentine"          // keyed write
+        store.state.age = 23
+        #expect(store.firstName == "Jill")    // keyed read
+        #expect(store.state.lastName == "Valentine")
+        #expect(store.wrappedValue.age == 23)
+        #expect(store.address.city == "")
+        store.address.city = "Raccoon City"   // keyed write to a nested stored property
+        #expect(store.state.address.city == "Raccoon City")
+    }
+
+    @Test func computedKeyPathsReadAndWriteThroughACopy() {
+        let store = Store<Profile>()
+        store.fullName = "Jill Valentine"
+        #expect(store.firstName == "Jill")
+        #expect(store.lastName == "Valentine")
+        #expect(store.fullName == "Jill Valentine")
+    }
+
+    @Test func mutateNotifiesOnceForTheBatch() {
+        let store = Store<Profile>()
+        let changes = Recorder<Profile>()
+        store.willChange += changes.record
+        store.mutate { state in
+            state.firstName = "Jill"
+            state.lastName = "Valentine"
+            state.age = 23
+        }
+        #expect(changes.count == 1)
+        #expect(changes.values.first?.lastName == "Valentine")
+    }
+
+    @Test func mutateReturnsWhatItsBodyReturns() {
+        let store = Store<Profile>()
+        let count = store.mutate { state -> Int in
+            state.tags.append("a")
+            return state.tags.count
+        }
+        #expect(count == 1)
+    }
+
+    @Test func aThrowingMutateChangesNothing() {
+        struct Refused: Error {}
+        let store = Store<Profile>()
+        let changes = Recorder<Profile>()
+        store.willChange += changes.record
+        #expect(throws: Refused.self) {
+            try store.mutate { state in
+                state.firstName = "half-done"
+                throw Refused()
+            }
+        }
+        #expect(store.firstName == "")
+        #expect(changes.count == 0)
+    }
+
+    @Test func writesInsideAMutateBodyJoinTheBatch() {
+        let store = Store<Profile>()
+        let changes = Recorder<Profile>()
+        store.willChange += changes.record
+        store.mutate { state in
+            state.firstName = "Jill"
+            // Through the wrapper, keyed, and nested: all see and change the working copy.
+            #expect(store.state.firstName == "Jill")
+            store.lastName = "Valentine"
+            store.mutate { $0.age = 23 }
+            #expect(state.lastName == "Valentine")
+        }
+        #expect(store.state == Profile(firstName: "Jill", lastName: "Valentine", age: 23))
+        #expect(changes.count == 1)
+    }
+
+    @Test func writingTheSameValueNotifiesNobody() {
+        let store = Store<Profile>(wrappedValue: Profile(firstName: "Jill"))
+        let changes = Recorder<Profile>()
+        store.willChange += changes.record
+        store.firstName = "Jill"
+        store.state = store.state
+        store.mutate { $0.firstName = "Jill" }
+        #expect(changes.count == 0)
+    }
+
+    @Test func didChangeCarriesOldAndNew() {
+        let store = Store<Profile>()
+        let changes = Recorder<StateChange<Profile>>()
+        store.didChange += changes.record
+        store.firstName = "Jill"
+        store.state.age = 23
+        #expect(changes.values.map(\.old.firstName) == ["", "Jill"])
+        #expect(changes.values.map(\.new.age) == [0, 23])
+        #expect(changes.values[0].changed(\.firstName))
+        #expect(!changes.values[1].changed(\.firstName))
+    }
+
+    @Test func concurrentMutationsLoseNothing() async {
+        let store = Store<Profile>()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    for _ in 0..<500 { store.mutate { $0.age += 1 } }
+                }
+            }
+        }
+        #expect(store.age == 4_000)
+    }
+
+    @Test func concurrentKeyedWritesToDifferentPropertiesLoseNothing() async {
+        let store = Store<Profile>()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for index in 0..<1_000 { store.age = index } }
+            group.addTask { for index in 0..<1_000 { store.firstName = "\(index)" } }
+        }
+        #expect(store.age == 999)
+        #expect(store.firstName == "999")
+    }
+
+    @Test func releasingTheOldValueOfAKeyedWriteCanUseTheStore() {
+        // The value a keyed write replaces is released after the lock: its deinit may read the
+        // store without deadlocking.
+        final class ReadsStoreOnDeinit: @unchecked Sendable, Equatable {
+            let onDeinit: @Sendable () -> Void
+            init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+            static func == (lhs: ReadsStoreOnDeinit, rhs: ReadsStoreOnDeinit) -> Bool { lhs === rhs }
+        }
+        struct Holder: AnyState {
+            var object: ReadsStoreOnDeinit?
+        }
+        let store = Store<Holder>()
+        let read = Recorder<Bool>()
+        store.object = ReadsStoreOnDeinit { read.record(store.object != nil) }
+        store.object = nil
+        #expect(read.values == [false])
+    }
+}
