@@ -49,7 +49,7 @@ let runtimeModules = [
 
 let modules: [Module] = [
     Module(name: "ComposeEmitters", siblings: [], external: [deque], testDependencies: [clocks]),
-    Module(name: "ComposeValidation", siblings: [], tested: false),
+    Module(name: "ComposeValidation", siblings: []),
     Module(name: "ComposeStore", siblings: ["ComposeEmitters"], external: [deque], testDependencies: [clocks]),
     Module(name: "ComposePersistence", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
     Module(name: "ComposeRefs", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
@@ -103,6 +103,7 @@ targets.append(
         dependencies: [
             "ComposeEmitters",
             "ComposeStore",
+            "ComposeValidation",
             .product(name: "Benchmark", package: "benchmark"),
             .product(name: "OpenCombine", package: "OpenCombine"),
         ],

@@ -16,6 +16,7 @@ let benchmarks: @Sendable () -> Void = {
     )
     emitterBenchmarks()
     storeBenchmarks()
+    validationBenchmarks()
 }
 
 /// The configuration of a benchmark whose iteration performs `ops` operations of kind `unit`.

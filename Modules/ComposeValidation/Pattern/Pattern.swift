@@ -1,0 +1,64 @@
+/// A pattern that values must match, matched in time linear in the value's length.
+///
+/// ```swift
+/// let code = try Pattern("[A-Z]{2}[0-9]{4}")
+/// code.matches("AB1234")  // true
+/// ```
+///
+/// Swift's `Regex` backtracks: a pattern such as `(a+)+$` takes seconds on twenty characters,
+/// and an input crafted for it can stall a form. A `Pattern` is compiled to a Thompson NFA and
+/// run without backtracking, so matching costs O(*n* × *m*) for *n* characters and a pattern of
+/// size *m*, whatever the input.
+///
+/// ## Syntax
+/// The common subset of Swift Regex syntax:
+/// - literals, `.` (any character but a newline), escapes `\.` `\\` `\n` `\t` `\r`;
+/// - classes `[abc]` `[a-z0-9_]` `[^...]` and `\d` `\w` `\s` `\D` `\W` `\S` (decimal digit; letter,
+///   number or `_`; whitespace);
+/// - groups `( )` and `(?: )`, alternation `|`;
+/// - quantifiers `*` `+` `?` `{n}` `{n,}` `{n,m}` (counts up to 1,000), lazy forms `*?` accepted;
+/// - anchors `^` `$`.
+///
+/// Lookarounds, backreferences, possessive quantifiers, `\b` and Unicode properties are refused
+/// with an error rather than read differently; use ``Rule/matching(_:maxLength:)`` with a Swift
+/// `Regex` for those, on trusted patterns.
+///
+/// Matching is against the whole value, by `Character`, like `Regex.wholeMatch(in:)`.
+public struct Pattern: Sendable, CustomStringConvertible {
+    /// The pattern as written.
+    public let source: String
+    let program: PatternProgram
+
+    /// Compiles `source`.
+    ///
+    /// - Throws: ``PatternError`` naming what is wrong and where.
+    public init(_ source: String) throws(PatternError) {
+        self.source = source
+        program = try PatternProgram(PatternParser.parse(source))
+    }
+
+    /// Whether the whole of `value` matches.
+    ///
+    /// - Complexity: O(*n* × *m*), with *n* the characters of `value` and *m* the size of the
+    ///   compiled pattern.
+    public func matches(_ value: some StringProtocol) -> Bool {
+        var steps = 0
+        return program.wholeMatch(value, steps: &steps)
+    }
+
+    /// How many instruction visits matching `value` takes: the bound tests check.
+    func steps(toMatch value: some StringProtocol) -> Int {
+        var steps = 0
+        _ = program.wholeMatch(value, steps: &steps)
+        return steps
+    }
+
+    /// The number of instructions of the compiled pattern (*m*).
+    var size: Int {
+        program.instructions.count
+    }
+
+    public var description: String {
+        source
+    }
+}

@@ -1,0 +1,262 @@
+/// A compiled pattern: a Thompson NFA as a list of instructions, run by a Pike VM.
+///
+/// Matching advances every live thread one character at a time, with no backtracking: each
+/// character costs at most one visit per instruction, so a match costs O(*n* × *m*) for an input
+/// of *n* characters and a program of *m* instructions. No input can make it slower.
+struct PatternProgram: Sendable {
+    enum Instruction: Sendable {
+        /// An ASCII character (one scalar, not `\r\n`), compared as a byte on ASCII input.
+        case ascii(UInt8)
+        case character(Character)
+        case anyCharacter
+        /// A character in `characterClasses[index]`.
+        case characterClass(Int)
+        /// Continue at both targets (the first is preferred, which does not matter here).
+        case split(Int, Int)
+        case jump(Int)
+        case assertStart
+        case assertEnd
+        case match
+    }
+
+    /// Programs larger than this are refused: bounded repetitions of large groups multiply.
+    static let maximumSize = 100_000
+
+    private(set) var instructions: [Instruction] = []
+    /// The classes `characterClass` instructions refer to: kept aside so an instruction is a
+    /// few bytes that matching reads without copying a class's member list.
+    private(set) var characterClasses: [CharacterClass] = []
+
+    init(_ node: PatternNode) throws(PatternError) {
+        try emit(node)
+        instructions.append(.match)
+    }
+
+    private mutating func append(_ instruction: Instruction) throws(PatternError) -> Int {
+        guard instructions.count < Self.maximumSize else {
+            throw PatternError(reason: "the pattern compiles to more than \(Self.maximumSize) steps", offset: 0)
+        }
+        instructions.append(instruction)
+        return instructions.count - 1
+    }
+
+    private mutating func emit(_ node: PatternNode) throws(PatternError) {
+        switch node {
+        case .literal(let character):
+            let scalars = character.unicodeScalars
+            if scalars.count == 1, let scalar = scalars.first, scalar.isASCII {
+                _ = try append(.ascii(UInt8(scalar.value)))
+            } else {
+                _ = try append(.character(character))
+            }
+        case .anyCharacter: _ = try append(.anyCharacter)
+        case .characterClass(let set):
+            characterClasses.append(set.compiled())
+            _ = try append(.characterClass(characterClasses.count - 1))
+        case .startOfInput: _ = try append(.assertStart)
+        case .endOfInput: _ = try append(.assertEnd)
+        case .sequence(let items):
+            for item in items { try emit(item) }
+        case .alternation(let branches):
+            // split L1, next; L1: branch; jump end; next: split ...; last branch; end:
+            var jumps: [Int] = []
+            for (index, branch) in branches.enumerated() {
+                if index < branches.count - 1 {
+                    let split = try append(.split(0, 0))
+                    try emit(branch)
+                    jumps.append(try append(.jump(0)))
+                    instructions[split] = .split(split + 1, instructions.count)
+                } else {
+                    try emit(branch)
+                }
+            }
+            for jump in jumps { instructions[jump] = .jump(instructions.count) }
+        case .repetition(let item, let minimum, let maximum):
+            for _ in 0..<minimum { try emit(item) }
+            if let maximum {
+                // Each optional copy: split into, or past, the copy.
+                var splits: [Int] = []
+                for _ in minimum..<maximum {
+                    splits.append(try append(.split(0, 0)))
+                    try emit(item)
+                }
+                for split in splits { instructions[split] = .split(split + 1, instructions.count) }
+            } else {
+                // loop: split body, exit; body; jump loop; exit:
+                let loop = try append(.split(0, 0))
+                try emit(item)
+                _ = try append(.jump(loop))
+                instructions[loop] = .split(loop + 1, instructions.count)
+            }
+        }
+    }
+
+    /// Whether the whole of `input` matches.
+    ///
+    /// - Parameter steps: Counts instruction visits, for tests of the complexity bound.
+    /// - Complexity: O(*n* × *m*). The thread sets live on the stack: matching allocates nothing.
+    @_specialize(where Input == String)
+    @_specialize(where Input == Substring)
+    func wholeMatch<Input: StringProtocol>(_ input: Input, steps: inout Int) -> Bool {
+        let capacity = instructions.count
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 4 * capacity) { buffer in
+            // O(m), so nothing is ever read uninitialized.
+            buffer.initialize(repeating: 0)
+            let base = buffer.baseAddress!
+            var current = ThreadSet(dense: base, sparse: base + capacity)
+            var next = ThreadSet(dense: base + 2 * capacity, sparse: base + 3 * capacity)
+            // Most form input is ASCII without `\r`: then every byte is exactly one Character, and
+            // matching can read bytes. (`\r\n` is one Character, hence the exclusion.)
+            let ascii = input.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+                    ? runASCII(bytes, current: &current, next: &next, steps: &steps)
+                    : nil
+            }
+            if let matched = ascii ?? nil { return matched }
+            return run(input, current: &current, next: &next, steps: &steps)
+        }
+    }
+
+    /// ``run(_:current:next:steps:)`` over ASCII bytes without `\r`, one byte per character.
+    private func runASCII(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        current: inout ThreadSet,
+        next: inout ThreadSet,
+        steps: inout Int
+    ) -> Bool {
+        addThread(0, to: &current, atStart: true, atEnd: bytes.isEmpty, steps: &steps)
+        for (offset, byte) in bytes.enumerated() {
+            let atEnd = offset == bytes.count - 1
+            next.removeAll()
+            for position in 0..<current.count {
+                let pc = current[position]
+                steps += 1
+                let advances: Bool
+                switch instructions[pc] {
+                case .ascii(let expected): advances = byte == expected
+                case .character: advances = false  // not ASCII
+                case .anyCharacter: advances = !(0x0A...0x0C).contains(byte)  // newlines; no \r here
+                case .characterClass(let index): advances = characterClasses[index].containsASCII(byte)
+                default: advances = false
+                }
+                if advances { addThread(pc + 1, to: &next, atStart: false, atEnd: atEnd, steps: &steps) }
+            }
+            swap(&current, &next)
+            if current.count == 0 { return false }
+        }
+        return isMatch(current)
+    }
+
+    private func isMatch(_ threads: ThreadSet) -> Bool {
+        for position in 0..<threads.count {
+            if case .match = instructions[threads[position]] { return true }
+        }
+        return false
+    }
+
+    /// Matches by `Character` even when the byte path could be used: for tests that check the
+    /// two paths agree.
+    func wholeMatchByCharacter(_ input: String) -> Bool {
+        let capacity = instructions.count
+        var steps = 0
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 4 * capacity) { buffer in
+            buffer.initialize(repeating: 0)
+            let base = buffer.baseAddress!
+            var current = ThreadSet(dense: base, sparse: base + capacity)
+            var next = ThreadSet(dense: base + 2 * capacity, sparse: base + 3 * capacity)
+            return run(input, current: &current, next: &next, steps: &steps)
+        }
+    }
+
+    private func run<Input: StringProtocol>(
+        _ input: Input,
+        current: inout ThreadSet,
+        next: inout ThreadSet,
+        steps: inout Int
+    ) -> Bool {
+        var index = input.startIndex
+        addThread(0, to: &current, atStart: true, atEnd: index == input.endIndex, steps: &steps)
+        while index < input.endIndex {
+            let character = input[index]
+            input.formIndex(after: &index)
+            let atEnd = index == input.endIndex
+            next.removeAll()
+            for position in 0..<current.count {
+                let pc = current[position]
+                steps += 1
+                let advances: Bool
+                switch instructions[pc] {
+                case .ascii(let expected):
+                    let scalars = character.unicodeScalars
+                    advances = scalars.count == 1 && scalars.first!.value == UInt32(expected)
+                case .character(let expected): advances = character == expected
+                case .anyCharacter: advances = !character.isNewline
+                case .characterClass(let index): advances = characterClasses[index].contains(character)
+                default: advances = false
+                }
+                if advances { addThread(pc + 1, to: &next, atStart: false, atEnd: atEnd, steps: &steps) }
+            }
+            swap(&current, &next)
+            if current.count == 0 { return false }
+        }
+        return isMatch(current)
+    }
+
+    /// Follows the instructions that consume nothing from `pc`, adding every reachable
+    /// consuming (or matching) instruction once.
+    private func addThread(_ pc: Int, to set: inout ThreadSet, atStart: Bool, atEnd: Bool, steps: inout Int) {
+        var stack = [pc]
+        while let pc = stack.popLast() {
+            guard set.insert(pc) else { continue }
+            steps += 1
+            switch instructions[pc] {
+            case .jump(let target):
+                stack.append(target)
+            case .split(let first, let second):
+                stack.append(second)
+                stack.append(first)
+            case .assertStart:
+                if atStart { stack.append(pc + 1) }
+            case .assertEnd:
+                if atEnd { stack.append(pc + 1) }
+            case .ascii, .character, .anyCharacter, .characterClass, .match:
+                break
+            }
+        }
+    }
+}
+
+/// The instructions some thread is at: a sparse set, cleared in O(1).
+///
+/// Every instruction visited is recorded, including those that consume nothing; only consuming
+/// and matching instructions matter when the set is read, and they are checked by type.
+/// Its storage is borrowed from the caller (on the stack), and clearing it is O(1): a sparse entry
+/// is trusted only if the dense entry it points at points back.
+private struct ThreadSet {
+    private let dense: UnsafeMutablePointer<Int>
+    private let sparse: UnsafeMutablePointer<Int>
+    private(set) var count = 0
+
+    init(dense: UnsafeMutablePointer<Int>, sparse: UnsafeMutablePointer<Int>) {
+        self.dense = dense
+        self.sparse = sparse
+    }
+
+    subscript(position: Int) -> Int {
+        dense[position]
+    }
+
+    /// Adds `pc`; returns whether it was new.
+    mutating func insert(_ pc: Int) -> Bool {
+        let slot = sparse[pc]
+        if slot >= 0, slot < count, dense[slot] == pc { return false }
+        sparse[pc] = count
+        dense[count] = pc
+        count += 1
+        return true
+    }
+
+    mutating func removeAll() {
+        count = 0
+    }
+}

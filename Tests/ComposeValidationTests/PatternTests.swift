@@ -1,0 +1,125 @@
+@testable import ComposeValidation
+import Testing
+
+@Suite struct PatternTests {
+    @Test(arguments: [
+        ("[A-Z]{2}[0-9]{4}", "AB1234", true),
+        ("[A-Z]{2}[0-9]{4}", "AB123", false),
+        ("[A-Z]{2}[0-9]{4}", "ab1234", false),
+        ("[A-Z]{2}[0-9]{4}", "AB12345", false),      // whole match
+        ("^a.c$", "abc", true),
+        ("a.c", "a\nc", false),                       // . is not a newline
+        ("(ab|cd)+", "abcdab", true),
+        ("(ab|cd)+", "abc", false),
+        ("(?:x|y)*z", "xyxz", true),
+        ("colou?r", "color", true),
+        ("colou?r", "colour", true),
+        ("a{2,}", "a", false),
+        ("a{2,}", "aaaa", true),
+        ("a{1,3}", "aaaa", false),
+        ("\\d+", "٣٤", true),                         // Arabic-Indic digits are decimal digits
+        ("[0-9]+", "٣٤", false),
+        ("\\w+", "Jill_Ü9", true),
+        ("\\s*x\\s*", " \t x ", true),
+        ("[^aeiou]+", "rhythm", true),
+        ("[^aeiou]+", "rhythms and", false),
+        ("[a\\-z]", "-", true),                       // escaped hyphen is literal
+        ("[a-]", "-", true),                          // trailing hyphen is literal
+        ("\\.", ".", true),
+        ("\\.", "x", false),
+        ("[.]", "x", false),
+        ("é", "e\u{301}", true),                      // characters compare canonically
+        ("a*?b", "aab", true),                        // lazy quantifier: same strings
+        ("", "", true),
+        ("", "x", false),
+        ("(a|)", "", true),
+        ("(a*)*b", "aaab", true),
+        ("\\+?[0-9 ]{6,20}", "+33 6 12 34 56 78", true),
+        ("{x}", "{x}", true),                         // a brace that is not a quantifier is literal
+    ])
+    func matches(pattern: String, value: String, expected: Bool) throws {
+        #expect(try Pattern(pattern).matches(value) == expected, "\(pattern) on \(value.debugDescription)")
+    }
+
+    @Test(arguments: [
+        ("(a", "a group is not closed"),
+        ("a)", "unexpected ')'"),
+        ("[a-z", "a character class is not closed"),
+        ("*a", "'*' has nothing to repeat"),
+        ("a{3,1}", "{3,1} has its bounds reversed"),
+        ("a{1001}", "repetition counts above 1000 are not supported"),
+        ("(?=a)", "lookarounds, named groups and inline options are not supported"),
+        ("(a)\\1", "backreferences are not supported"),
+        ("a++", "possessive quantifiers are not supported"),
+        ("\\bword", "the anchor '\\b' is not supported"),
+        ("[z-a]", "the range z-a is reversed"),
+        ("\\q", "'\\q' is not a known escape"),
+    ])
+    func rejectsWhatItDoesNotSupport(pattern: String, reason: String) {
+        #expect(throws: PatternError.self) { try Pattern(pattern) }
+        do {
+            _ = try Pattern(pattern)
+        } catch {
+            #expect(error.reason == reason)
+        }
+    }
+
+    @Test func matchingIsLinearEvenOnInputMadeToBeSlowForRegex() throws {
+        // `(a+)+$` on "aaa…a!" takes Swift's Regex seconds at 20 characters. Here the work is
+        // bounded by characters × instructions, whatever the input.
+        let pattern = try Pattern("(a+)+$")
+        var stepsPerCharacter: [Double] = []
+        for length in [10, 1_000, 100_000] {
+            let input = String(repeating: "a", count: length) + "!"
+            let steps = pattern.steps(toMatch: input)
+            #expect(steps <= 2 * (length + 1) * pattern.size, "\(steps) steps for \(length) characters")
+            stepsPerCharacter.append(Double(steps) / Double(length + 1))
+        }
+        // Linear: the work per character does not grow with the input.
+        #expect(stepsPerCharacter.max()! <= 1.5 * stepsPerCharacter.min()!)
+        #expect(!pattern.matches(String(repeating: "a", count: 1_000) + "!"))
+        #expect(pattern.matches(String(repeating: "a", count: 1_000)))
+    }
+
+    @Test func bigRepetitionsStayWithinTheProgramLimit() {
+        #expect(throws: PatternError.self) { try Pattern("(((a{1000}){1000}){1000})") }
+    }
+
+    @Test func ruleFromAPatternAndItsFailureMode() throws {
+        let rule = Rule<String>.pattern("[A-Z]{3}")
+        #expect(rule.isSatisfied(by: "ABC"))
+        #expect(rule.name == "pattern([A-Z]{3})")
+        #expect(Rule<String>.matching(try Pattern("[0-9]+")).isSatisfied(by: "42"))
+    }
+
+    @Test func swiftRegexRuleRejectsLongInputsWithoutRunningTheRegex() {
+        let rule = Rule<String>.matching(/(a+)+$/, maxLength: 50)
+        #expect(rule.isSatisfied(by: "aaa"))
+        // Over the limit: rejected before the backtracking engine sees it.
+        #expect(!rule.isSatisfied(by: String(repeating: "a", count: 1_000_000) + "!"))
+    }
+}
+
+@Suite struct PatternPathTests {
+    /// The byte path (ASCII input without `\r`) and the character path must agree on every input.
+    @Test(arguments: [
+        "[a-c]+x?", "(ab|a)*b", ".*c.", "\\w+\\s\\d{1,3}", "[^ab]{2,4}", "a{0,3}b*", "(a|b|\\.)+", "^\\S*$",
+    ])
+    func bytePathAgreesWithCharacterPath(source: String) throws {
+        let pattern = try Pattern(source)
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [Character] = ["a", "b", "c", "x", " ", "1", "9", ".", "\n", "\t"]
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 0...8, using: &generator)
+            let input = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+            #expect(pattern.matches(input) == pattern.program.wholeMatchByCharacter(input), "\(source) on \(input.debugDescription)")
+        }
+    }
+
+    @Test func carriageReturnsTakeTheCharacterPath() throws {
+        // "\r\n" is one Character: `.` must not see two.
+        #expect(try Pattern("a.b").matches("a\r\nb") == false)  // a newline is not `.`
+        #expect(try Pattern("a\\s+b").matches("a\r\nb"))
+        #expect(try Pattern("a..b").matches("a\r\nb") == false)
+    }
+}

@@ -1,0 +1,93 @@
+import ComposeValidation
+import Testing
+
+@Suite struct RuleTests {
+    @Test func lengthCountsCharactersNotScalarsOrBytes() {
+        let combining = "e\u{301}"          // é as e + combining acute: one character
+        let family = "👨‍👩‍👧‍👦"              // seven scalars: one character
+        let flag = "🇫🇷"                    // two regional indicators: one character
+        #expect(combining.unicodeScalars.count == 2)
+        #expect(Rule.length(1...1).isSatisfied(by: combining))
+        #expect(Rule.length(1...1).isSatisfied(by: family))
+        #expect(Rule.length(1...1).isSatisfied(by: flag))
+        #expect(Rule.length(3...3).isSatisfied(by: "a\(family)b"))
+        #expect(!Rule.length(2...2).isSatisfied(by: family))
+    }
+
+    @Test(arguments: [
+        ("", 0...0, true), ("", 1...5, false), ("abc", 3...3, true), ("abc", 4...10, false),
+        ("abcdef", 0...5, false), ("abc", 0...Int.max, true), ("", 0...Int.max, true),
+    ])
+    func lengthBounds(value: String, range: ClosedRange<Int>, valid: Bool) {
+        #expect(Rule.length(range).isSatisfied(by: value) == valid)
+    }
+
+    @Test func partialLengthRanges() {
+        #expect(Rule<String>.length(3...).isSatisfied(by: "abc"))
+        #expect(!Rule<String>.length(3...).isSatisfied(by: "ab"))
+        #expect(Rule<String>.length(...2).isSatisfied(by: "ab"))
+        #expect(!Rule<String>.length(...2).isSatisfied(by: "abc"))
+    }
+
+    @Test func nonEmptyAndNonBlank() {
+        #expect(!Rule<String>.nonEmpty.isSatisfied(by: ""))
+        #expect(Rule<String>.nonEmpty.isSatisfied(by: "  "))   // spaces are characters
+        #expect(!Rule<String>.nonBlank.isSatisfied(by: " \t\n\u{00A0}\u{2003}"))  // all Unicode white space
+        #expect(Rule<String>.nonBlank.isSatisfied(by: " x "))
+        #expect(Rule<String>.nonBlank.isSatisfied(by: "\u{200B}"))  // zero-width space is not white space
+        #expect(!Rule<[Int]>.nonEmpty.isSatisfied(by: []))
+        #expect(Rule<[Int]>.count(1...2).isSatisfied(by: [1, 2]))
+    }
+
+    @Test func rangesForAnyComparable() {
+        #expect(Rule.range(18...130).isSatisfied(by: 18))
+        #expect(!Rule.range(18...130).isSatisfied(by: 17))
+        #expect(Rule.range(0.5...).isSatisfied(by: 0.75))
+        #expect(!Rule.range(..."m").isSatisfied(by: "z"))
+        #expect(Rule.range(18...130).name == "range(18...130)")
+    }
+
+    @Test func predicateAndComposition() {
+        let even = Rule<Int>.predicate("even", requirement: "must be even") { $0.isMultiple(of: 2) }
+        let positive = Rule<Int>.range(1...)
+        #expect((even && positive).isSatisfied(by: 4))
+        #expect(!(even && positive).isSatisfied(by: -4))
+        #expect((even || positive).isSatisfied(by: -4))
+        #expect(!(even || positive).isSatisfied(by: -3))
+        #expect((!even).isSatisfied(by: 3))
+        #expect(Rule.not(even).name == "not(even)")
+        #expect(even.and(positive).name == "even and range(1...)")
+    }
+
+    @Test func optionalValues() {
+        let missing: String? = nil
+        let present: String? = "jill@example.com"
+        let malformed: String? = "jill"
+        #expect(Validation { Field(missing, rules: .email) }.isValid)                 // nil is fine...
+        #expect(Validation { Field(missing, rules: .required, .email) }.errors.map(\.rule) == ["required"])  // ...unless required
+        #expect(Validation { Field(present, rules: .required, .email) }.isValid)
+        #expect(Validation { Field(malformed, rules: .required, .email) }.errors.map(\.rule) == ["email"])
+        #expect(Validation { Field(missing, rules: [.required: "Tell us your email"]) }.messages == ["Tell us your email"])
+        #expect(Validation { Field("x", rules: .required) }.isValid)  // a non-optional value is present
+    }
+
+    @Test func firstFailingRuleIsReported() {
+        let errors = Validation { Field("", name: "email", rules: .nonEmpty, .email) }.errors
+        #expect(errors.map(\.rule) == ["nonEmpty"])
+        #expect(errors.first?.message == "email must not be empty")
+    }
+
+    @Test func userDefinedRules() {
+        #expect(Rule.zipCode.isSatisfied(by: "90210"))
+        #expect(!Rule.zipCode.isSatisfied(by: "9021O"))
+        #expect(Validation { Field("1", name: "zip", rules: .zipCode) }.message(for: "zip") == "zip must be a 5-digit ZIP code")
+    }
+}
+
+extension Rule where Value == String {
+    static var zipCode: Rule {
+        Rule("zipCode", requirement: "must be a 5-digit ZIP code") { value in
+            value.count == 5 && value.allSatisfy { $0.isASCII && $0.isNumber }
+        }
+    }
+}
