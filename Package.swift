@@ -51,7 +51,7 @@ let modules: [Module] = [
     Module(name: "ComposeEmitters", siblings: [], external: [deque], testDependencies: [clocks]),
     Module(name: "ComposeValidation", siblings: []),
     Module(name: "ComposeStore", siblings: ["ComposeEmitters"], external: [deque], testDependencies: [clocks]),
-    Module(name: "ComposePersistence", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
+    Module(name: "ComposePersistence", siblings: ["ComposeEmitters", "ComposeStore"], testDependencies: [clocks]),
     Module(name: "ComposeRefs", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
     Module(name: "ComposeRouting", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
     Module(
@@ -94,7 +94,16 @@ for module in modules {
 
 // Helpers this package's test targets share (not a product; users get ComposeTesting).
 targets.append(
-    .target(name: "ComposeTestSupport", dependencies: ["ComposeEmitters", clocks], path: "Tests/Support")
+    .target(name: "ComposeTestSupport", dependencies: ["ComposeEmitters", "ComposeStore", clocks], path: "Tests/Support")
+)
+
+// A process that ComposePersistence's crash tests kill in the middle of saving.
+targets.append(
+    .executableTarget(
+        name: "ComposePersistenceCrashChild",
+        dependencies: ["ComposePersistence", "ComposeStore", "ComposeTestSupport"],
+        path: "Tests/ComposePersistenceCrashChild"
+    )
 )
 
 targets.append(
@@ -104,6 +113,7 @@ targets.append(
             "ComposeEmitters",
             "ComposeStore",
             "ComposeValidation",
+            "ComposePersistence",
             .product(name: "Benchmark", package: "benchmark"),
             .product(name: "OpenCombine", package: "OpenCombine"),
         ],

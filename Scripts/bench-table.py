@@ -40,7 +40,10 @@ def parse(path):
             unit = wall["scoreUnit"]
             scale = {"ns": 1e-9, "μs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}[unit]
             seconds = p50(wall) * scale
+        custom = {key: p50(value) for key, value in metrics.items()
+                   if key not in ("throughput", "Time (wall clock)", "Malloc (total)")}
         results[name] = {
+            "custom": custom,
             "ops": ops,
             "unit": tags.get("unit", "ops"),
             "per_second": ops / seconds if seconds else None,
@@ -110,6 +113,17 @@ compare("Observation peer: expanded by hand vs @Observable (10 fields)",
 compare("ArrayField: cost of 100,000 elements vs 10,000", "Validation/ArrayField 100000 elements/Compose",
         "Validation/ArrayField 10000 elements/Compose", "cost", "<= 12x cost", lambda r: r <= 12)
 
+compare("save 1 MB state vs JSONEncoder + Data.write(.atomic)", "Persistence/save 1 MB state/Compose",
+        "Persistence/save 1 MB state/JSONEncoder + Data.write(.atomic)", "cost", "<= 1.5x cost", lambda r: r <= 1.5)
+compare("restore 1 MB state vs Data(contentsOf:) + JSONDecoder", "Persistence/restore 1 MB state/Compose",
+        "Persistence/restore 1 MB state/Data(contentsOf:) + JSONDecoder", "cost", "", None)
+
+# (row, benchmark, metric, target text, check on the metric's median)
+COUNTS = [
+    ("file writes for a burst of 1,000 autosaved changes", "Persistence/autosave burst of 1,000 changes/Compose",
+     "file writes", "<= 2", lambda count: count <= 2),
+]
+
 # (row, benchmark, target text, check on nanoseconds per operation)
 ABSOLUTE = [
     ("20-field form validated after a keystroke", "Validation/20-field form after a keystroke/Compose",
@@ -143,6 +157,11 @@ def main(path):
             peer_text = f"{b['ns_per_op']:.0f} ns/{b['unit']}"
         verdict = "" if check is None else ("met" if check(ratio) else "MISSED")
         rows.append((label, ours_text, peer_text, f"{ratio:.2f}x", target, verdict))
+    for label, name, metric, target, check in COUNTS:
+        if name not in results or metric not in results[name]["custom"]:
+            continue
+        count = results[name]["custom"][metric]
+        rows.append((label, f"{count:g}", "-", "-", target, "met" if check(count) else "MISSED"))
     for label, name, target, check in ABSOLUTE:
         if name not in results or results[name]["ns_per_op"] is None:
             continue

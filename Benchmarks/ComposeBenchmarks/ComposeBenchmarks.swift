@@ -17,6 +17,7 @@ let benchmarks: @Sendable () -> Void = {
     emitterBenchmarks()
     storeBenchmarks()
     validationBenchmarks()
+    persistenceBenchmarks()
 }
 
 /// The configuration of a benchmark whose iteration performs `ops` operations of kind `unit`.

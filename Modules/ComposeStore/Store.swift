@@ -52,7 +52,7 @@ import ComposeEmitters
 @dynamicMemberLookup
 public struct Store<State: AnyState>: Sendable {
     @usableFromInline
-    let storage: StoreStorage<State>
+    package let storage: StoreStorage<State>
 
     /// A store holding `State()`.
     ///
@@ -70,6 +70,11 @@ public struct Store<State: AnyState>: Sendable {
     @inlinable
     public init(wrappedValue: State, label: String? = nil) {
         storage = StoreStorage(state: wrappedValue, label: label)
+    }
+
+    /// A store around existing storage: for modules built on the store, such as persistence.
+    package init(storage: StoreStorage<State>) {
+        self.storage = storage
     }
 
     /// A store whose `setState` and `withState` work runs where `scheduler` says.

@@ -2,21 +2,21 @@
 ///
 /// At most one wake-up is pending: scheduling another replaces it. Once cancelled, the alarm
 /// never fires again, which is how cancelling a `debounce` subscription releases its sleeping task.
-final class Alarm<C: Clock>: Sendable where C.Duration == Duration {
+package final class Alarm<C: Clock>: Sendable where C.Duration == Duration {
     private struct State {
         var task: Task<Void, Never>?
         var isCancelled = false
     }
 
-    let clock: C
+    package let clock: C
     private let state = LockedState<State>(State())
 
-    init(clock: C) {
+    package init(clock: C) {
         self.clock = clock
     }
 
     /// Calls `fire` at `deadline`, unless the alarm is cancelled or rescheduled first.
-    func schedule(at deadline: C.Instant, _ fire: @escaping @Sendable () -> Void) {
+    package func schedule(at deadline: C.Instant, _ fire: @escaping @Sendable () -> Void) {
         let clock = self.clock
         let task = Task {
             do {
@@ -37,7 +37,7 @@ final class Alarm<C: Clock>: Sendable where C.Duration == Duration {
     }
 
     /// Cancels the pending wake-up and every later one.
-    func cancel() {
+    package func cancel() {
         let task = state.withLock { state in
             state.isCancelled = true
             defer { state.task = nil }

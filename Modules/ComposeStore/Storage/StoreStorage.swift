@@ -33,7 +33,7 @@ import Synchronization
 /// observer that writes to the store is never blocked: its write commits at once and its notice
 /// is delivered after the current one.
 @usableFromInline
-final class StoreStorage<State: AnyState>: @unchecked Sendable, Observable {
+package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observable {
     @usableFromInline
     struct Core {
         @usableFromInline var state: State
@@ -85,8 +85,14 @@ final class StoreStorage<State: AnyState>: @unchecked Sendable, Observable {
     @usableFromInline let notifier = EmitterCore<Notice>.relay()
     @usableFromInline let willChange: EmitterCore<State>
     @usableFromInline let didChange: EmitterCore<StateChange<State>>
+    /// A signal for every notice that changed something, for modules built on the store
+    /// (persistence's autosave). Sent only while someone listens.
+    @usableFromInline package let changed = EmitterCore<Void>(label: nil, remembersValues: false, isLogged: false)
+    /// Where a module built on the store keeps its per-store object (the persistence of a store
+    /// with a storage), since the store cannot name types of modules above it.
+    package let attachment = LockedState<AnyObject?>(nil)
     @usableFromInline let registrar = ObservationRegistrar()
-    @usableFromInline let label: String
+    @usableFromInline package let label: String
     @usableFromInline let stateQueue: StateQueue<State>
     @usableFromInline let executions = Executions()
     /// Observers collected by the notice being delivered; reused so a notice does not allocate.
@@ -101,7 +107,7 @@ final class StoreStorage<State: AnyState>: @unchecked Sendable, Observable {
     ///
     /// - Parameter schedule: Where queued `setState` / `withState` work runs.
     @inlinable
-    init(
+    package init(
         state: State,
         label: String?,
         schedule: @escaping @Sendable (_ work: @escaping @Sendable () -> Void) -> Void = StateQueue<State>.background
@@ -127,7 +133,7 @@ final class StoreStorage<State: AnyState>: @unchecked Sendable, Observable {
     ///
     /// - Complexity: A copy of the state.
     @inlinable
-    func read() -> State {
+    package func read() -> State {
         if let working = MutationFrame.workingCopy(of: self) {
             return working.assumingMemoryBound(to: State.self).pointee
         }
@@ -165,7 +171,7 @@ final class StoreStorage<State: AnyState>: @unchecked Sendable, Observable {
     ///
     /// - Complexity: O(*s*) in the size of the state, to find what changed.
     @inlinable
-    func write(_ newValue: consuming State) {
+    package func write(_ newValue: consuming State) {
         if let working = MutationFrame.workingCopy(of: self) {
             working.assumingMemoryBound(to: State.self).pointee = newValue
             return
@@ -237,7 +243,7 @@ final class StoreStorage<State: AnyState>: @unchecked Sendable, Observable {
     /// - Returns: What `body` returns on the run that was committed.
     @inlinable
     @discardableResult
-    func mutate<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func mutate<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         if let working = MutationFrame.workingCopy(of: self) {
             return try body(&working.assumingMemoryBound(to: State.self).pointee)
         }
@@ -322,6 +328,7 @@ final class StoreStorage<State: AnyState>: @unchecked Sendable, Observable {
         }
         collected.value.removeAll(keepingCapacity: true)
         reportWholeStateChange()
+        if changed.hasSubscribers { changed.send(()) }
         if let states = notice.states {
             willChange.send(states.new)
             didChange.send(StateChange(old: states.old, new: states.new))

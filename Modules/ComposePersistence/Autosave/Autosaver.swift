@@ -1,0 +1,145 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import ComposeEmitters
+import Dispatch
+
+/// What ``Persistence`` asks of an autosaver.
+protocol Autosaving: AnyObject, Sendable {
+    /// The store changed.
+    func changed()
+    /// Saves what is pending now and waits for every save queued so far.
+    func flush() async throws(PersistenceError)
+    /// ``flush()`` for a thread that must not return before the save (the process is exiting).
+    func flushAndWait(timeout: Duration)
+}
+
+/// Runs ``AutosaveStateMachine`` on a store's changes, with an alarm on an injected clock, and
+/// performs the saves on a serial background queue.
+final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duration == Duration {
+    enum Event: Sendable {
+        case changed
+        case windowClosed(C.Instant)
+        /// Saves what is pending, then calls back with the error of the saves since the last flush.
+        case flush(@Sendable (PersistenceError?) -> Void)
+    }
+
+    private let relay = EmitterCore<Event>.relay()
+    private let alarm: Alarm<C>
+    private let queue = DispatchQueue(label: "compose.persistence.autosave")
+    private let save: @Sendable () throws(PersistenceError) -> Void
+    private let errors: @Sendable (PersistenceError) -> Void
+    private let machine: HandlerState<AutosaveStateMachine<C.Instant>>
+    /// The first error of the saves since the last flush. Touched only on `queue`.
+    private var failure: PersistenceError?
+    private var registration: EmitterSubscription?
+
+    init(
+        window: Duration,
+        clock: C,
+        save: @escaping @Sendable () throws(PersistenceError) -> Void,
+        errors: @escaping @Sendable (PersistenceError) -> Void
+    ) {
+        self.alarm = Alarm(clock: clock)
+        self.save = save
+        self.errors = errors
+        self.machine = HandlerState(AutosaveStateMachine(window: window))
+        registration = relay.register { [weak self] event in self?.handle(event) }
+        AutosaveRegistry.add(self)
+    }
+
+    deinit {
+        alarm.cancel()
+        registration?.cancel()
+    }
+
+    func changed() {
+        relay.send(.changed)
+    }
+
+    func flush() async throws(PersistenceError) {
+        let failure: PersistenceError? = await withCheckedContinuation { continuation in
+            relay.send(.flush { continuation.resume(returning: $0) })
+        }
+        if let failure { throw failure }
+    }
+
+    func flushAndWait(timeout: Duration) {
+        let done = DispatchSemaphore(value: 0)
+        relay.send(.flush { _ in done.signal() })
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        _ = done.wait(timeout: .now() + seconds)
+    }
+
+    /// Runs on the relay: one event at a time.
+    private func handle(_ event: Event) {
+        let action: AutosaveStateMachine<C.Instant>.Action
+        switch event {
+        case .changed:
+            action = machine.value.changed(at: alarm.clock.now)
+        case .windowClosed(let end):
+            action = machine.value.windowClosed(end)
+        case .flush(let done):
+            if case .save = machine.value.flush() { enqueueSave() }
+            queue.async {
+                let failure = self.failure
+                self.failure = nil
+                done(failure)
+            }
+            return
+        }
+        switch action {
+        case .none:
+            break
+        case .save:
+            enqueueSave()
+        case .saveAndWait(let end):
+            enqueueSave()
+            alarm.schedule(at: end) { [weak self] in self?.relay.send(.windowClosed(end)) }
+        }
+    }
+
+    private func enqueueSave() {
+        queue.async {
+            do throws(PersistenceError) {
+                try self.save()
+            } catch {
+                if self.failure == nil { self.failure = error }
+                self.errors(error)
+            }
+        }
+    }
+}
+
+/// The live autosavers, flushed when the process exits normally, so a change made just before
+/// `exit` (or the end of `main`) is not lost.
+enum AutosaveRegistry {
+    private final class Weak: @unchecked Sendable {
+        weak var saver: (any Autosaving)?
+        init(_ saver: any Autosaving) { self.saver = saver }
+    }
+
+    private static let savers = LockedState<[ObjectIdentifier: Weak]>([:])
+
+    private static let exitHandler: Void = {
+        atexit { AutosaveRegistry.flushAll() }
+    }()
+
+    static func add(_ saver: any Autosaving) {
+        _ = exitHandler
+        savers.withLock { savers in
+            savers = savers.filter { $0.value.saver != nil }
+            savers[ObjectIdentifier(saver)] = Weak(saver)
+        }
+    }
+
+    /// Flushes every live autosaver, waiting up to five seconds for each.
+    static func flushAll() {
+        let live = savers.withLock { $0.values.compactMap(\.saver) }
+        for saver in live { saver.flushAndWait(timeout: .seconds(5)) }
+    }
+}

@@ -1,0 +1,174 @@
+import ComposeEmitters
+import ComposeStore
+import Foundation
+
+/// Saving and restoring a store's state: `$state.persistence`.
+///
+/// ```swift
+/// struct LogInComponent {
+///     @Store(storage: FilePersistentStorage(key: "login-fields")) var state: State
+///
+///     init() {
+///         try? $state.persistence.restore()
+///     }
+/// }
+/// ```
+///
+/// The state is saved as human-readable JSON in an envelope that records Compose's format version
+/// and the state's version (see ``MigratableState``). The state's `CodingKeys` choose what is
+/// saved; restoring decodes a state (the properties that were not saved keep their defaults) and
+/// replaces the store's state with it, notifying observers of what changed.
+///
+/// Every failure is thrown (or, for autosave, sent on ``errors``); nothing is printed and
+/// swallowed. A save that cannot be restored leaves the state as it was and is moved aside for
+/// inspection.
+public final class Persistence<State: AnyState & Codable>: Sendable {
+    private weak let store: StoreStorage<State>?
+    /// Where the state is saved.
+    public let storage: any AnyPersistentStorage
+    /// Errors of automatic saves, which have no caller to throw to.
+    public let errors: ValueEmitter<PersistenceError>
+    private let autosaver: (any Autosaving)?
+    private let changes: EmitterSubscription?
+
+    init(store: StoreStorage<State>, storage: any AnyPersistentStorage, autosave: Autosave?) {
+        self.store = store
+        self.storage = storage
+        let errors = ValueEmitter<PersistenceError>(label: store.label + ".persistence.errors")
+        self.errors = errors
+        guard let autosave else {
+            autosaver = nil
+            changes = nil
+            return
+        }
+        let save: @Sendable () throws(PersistenceError) -> Void = { [weak store] () throws(PersistenceError) in
+            guard let store else { return }
+            try Self.save(store.read(), to: storage)
+        }
+        let saver = autosave.makeSaver(save, { errors.send($0) })
+        autosaver = saver
+        changes = store.changed.register { [weak saver] _ in saver?.changed() }
+    }
+
+    deinit {
+        changes?.cancel()
+    }
+
+    /// Saves the state now.
+    ///
+    /// - Throws: ``PersistenceError``: the state could not be encoded, or the storage could not
+    ///   write it (for a file, what was saved before is intact).
+    public func save() throws(PersistenceError) {
+        guard let store else { throw .storeReleased }
+        try Self.save(store.read(), to: storage)
+    }
+
+    /// Replaces the state with the saved one.
+    ///
+    /// - Returns: Whether there was a save to restore; without one, the state is left as it is.
+    /// - Throws: ``PersistenceError``. A save that is truncated, not JSON or not this state throws
+    ///   ``PersistenceError/corrupt(location:reason:movedTo:)`` and is moved aside; the state keeps its
+    ///   current value.
+    @discardableResult
+    public func restore() throws(PersistenceError) -> Bool {
+        guard let store else { throw .storeReleased }
+        guard let data = try storage.read() else { return false }
+        store.write(try decode(data))
+        return true
+    }
+
+    /// Removes the saved state. The store's state is not changed.
+    public func purge() throws(PersistenceError) {
+        try storage.delete()
+    }
+
+    /// Waits until every automatic save pending so far is written, saving at once what autosave
+    /// would have saved at the end of its window. Returns at once without autosave.
+    ///
+    /// - Throws: The first error of the automatic saves since the last flush.
+    public func flush() async throws(PersistenceError) {
+        try await autosaver?.flush()
+    }
+
+    // MARK: Encoding
+
+    static func save(_ state: State, to storage: any AnyPersistentStorage) throws(PersistenceError) {
+        let data: Data
+        do {
+            data = try Envelope<State>.encoder().encode(Envelope(state: state, version: version))
+        } catch {
+            throw .encodingFailed(reason: "\(error)")
+        }
+        try storage.write(data)
+    }
+
+    static var version: Int {
+        (State.self as? any MigratableState.Type)?.persistenceVersion ?? 1
+    }
+
+    private func decode(_ data: Data) throws(PersistenceError) -> State {
+        let location = storage.description
+        do {
+            return try Envelope<State>.decoder(expecting: Self.version).decode(Envelope<State>.self, from: data).state
+        } catch let mismatch as Envelope<State>.VersionMismatch {
+            return try migrate(data, mismatch, location: location)
+        } catch {
+            let movedTo = try storage.moveAside()
+            throw .corrupt(location: location, reason: Self.describe(error), movedTo: movedTo)
+        }
+    }
+
+    private func migrate(_ data: Data, _ mismatch: Envelope<State>.VersionMismatch, location: String) throws(PersistenceError) -> State {
+        if mismatch.formatVersion > Envelope<State>.formatVersion {
+            throw .unsupportedFormat(location: location, formatVersion: mismatch.formatVersion)
+        }
+        guard mismatch.formatVersion == Envelope<State>.formatVersion, mismatch.version >= 1 else {
+            let movedTo = try storage.moveAside()
+            throw .corrupt(location: location, reason: "unknown format version \(mismatch.formatVersion)", movedTo: movedTo)
+        }
+        guard mismatch.version < Self.version else {
+            throw .migrationFailed(
+                location: location,
+                fromVersion: mismatch.version,
+                reason: "it was saved by a newer version of the state (\(mismatch.version) > \(Self.version))"
+            )
+        }
+        guard let migratable = State.self as? any MigratableState.Type else {
+            throw .migrationFailed(location: location, fromVersion: mismatch.version, reason: "the state is not a MigratableState")
+        }
+        do {
+            guard let envelope = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let state = envelope["state"]
+            else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no state in the envelope"))
+            }
+            let json = try JSONSerialization.data(withJSONObject: state, options: [.fragmentsAllowed])
+            let migrated = try migratable.migrate(json, from: mismatch.version)
+            return try JSONDecoder().decode(State.self, from: migrated)
+        } catch {
+            throw .migrationFailed(location: location, fromVersion: mismatch.version, reason: Self.describe(error))
+        }
+    }
+
+    /// A decoding error as a sentence that says where and what.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return keys.isEmpty ? "the top level" : keys.joined(separator: ".")
+        }
+        switch error {
+        case .dataCorrupted(let context):
+            let underlying = context.underlyingError.map { " (\($0))" } ?? ""
+            return "invalid data at \(path(context)): \(context.debugDescription)\(underlying)"
+        case .keyNotFound(let key, let context):
+            return "missing \(key.stringValue) at \(path(context))"
+        case .typeMismatch(let type, let context):
+            return "expected \(type) at \(path(context)): \(context.debugDescription)"
+        case .valueNotFound(let type, let context):
+            return "missing \(type) value at \(path(context))"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

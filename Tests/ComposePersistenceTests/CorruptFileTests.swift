@@ -1,0 +1,133 @@
+import ComposePersistence
+import ComposeStore
+import Foundation
+import Testing
+
+@Suite struct CorruptFileTests {
+    struct State: Codable, AnyState {
+        var name = "current"
+        var count = 7
+    }
+
+    static let valid = #"{"compose":1,"version":1,"savedAt":"2026-11-21T10:00:00Z","state":{"name":"saved","count":1}}"#
+
+    @Test(arguments: [
+        ("", "not valid JSON"),                                                                   // empty
+        (String(valid.prefix(40)), "not valid JSON"),                                             // truncated
+        ("not json at all", "not valid JSON"),
+        (#"{"compose":1,"version":1,"savedAt":"2026-11-21T10:00:00Z"}"#, "missing state"),       // no state
+        (#"{"compose":1,"version":1,"savedAt":"2026-11-21T10:00:00Z","state":{"name":3,"count":1}}"#, "expected String at state.name"),
+        (#"{"compose":1,"version":1,"savedAt":"yesterday","state":{"name":"x","count":1}}"#, "ISO8601"),
+        (#"[1,2,3]"#, "expected"),                                                                // wrong shape
+        (#"{"version":1,"state":{}}"#, "missing compose"),
+    ])
+    func aCorruptSaveThrowsKeepsTheStateAndIsMovedAside(contents: String, reason: String) throws {
+        let directory = TemporaryDirectory()
+        try directory.write(contents, to: "form.json")
+        let store = Store<State>(storage: FilePersistentStorage(key: "form", directory: directory.url))
+
+        var thrown: PersistenceError?
+        do {
+            try store.persistence.restore()
+        } catch {
+            thrown = error
+        }
+
+        guard case .corrupt(let location, let why, let movedTo)? = thrown else {
+            Issue.record("expected a corrupt error, got \(String(describing: thrown))")
+            return
+        }
+        #expect(location == directory.url.appendingPathComponent("form.json").path)
+        #expect(why.contains(reason), "\(why)")
+        #expect(store.state == State())                               // unchanged
+        let aside = try #require(movedTo)
+        #expect((try? String(contentsOfFile: aside, encoding: .utf8)) == contents)   // kept as it was
+        #expect(directory.contents.count == 1)                       // only the set-aside file
+        #expect(directory.contents.first?.hasPrefix("form.json.corrupt-") == true)
+        #expect(try store.persistence.restore() == false)            // nothing left to restore
+    }
+
+    @Test func aSecondCorruptSaveDoesNotReplaceTheFirst() throws {
+        let directory = TemporaryDirectory()
+        let store = Store<State>(storage: FilePersistentStorage(key: "form", directory: directory.url))
+        for contents in ["first", "second", "third"] {
+            try directory.write(contents, to: "form.json")
+            #expect(throws: PersistenceError.self) { try store.persistence.restore() }
+        }
+        let aside = directory.contents.filter { $0.hasPrefix("form.json.corrupt-") }
+        #expect(aside.count == 3)
+        #expect(Set(aside.compactMap { directory.read($0) }) == ["first", "second", "third"])
+    }
+
+    @Test func aValidSaveRestores() throws {
+        let directory = TemporaryDirectory()
+        try directory.write(Self.valid, to: "form.json")
+        let store = Store<State>(storage: FilePersistentStorage(key: "form", directory: directory.url))
+        #expect(try store.persistence.restore())
+        #expect(store.state == State(name: "saved", count: 1))
+    }
+
+    @Test func aSaveFromANewerFormatIsRefusedAndKept() throws {
+        let directory = TemporaryDirectory()
+        try directory.write(#"{"compose":2,"version":1,"savedAt":"2026-11-21T10:00:00Z","state":{}}"#, to: "form.json")
+        let store = Store<State>(storage: FilePersistentStorage(key: "form", directory: directory.url))
+        #expect(throws: PersistenceError.unsupportedFormat(location: directory.url.appendingPathComponent("form.json").path, formatVersion: 2)) {
+            try store.persistence.restore()
+        }
+        #expect(directory.contents == ["form.json"])  // not moved: a newer Compose can read it
+    }
+}
+
+@Suite struct MigrationTests {
+    /// Version 2 renamed version 1's "mail" to "email".
+    struct State: MigratableState {
+        var email = ""
+        static var persistenceVersion: Int { 2 }
+
+        static func migrate(_ json: Data, from version: Int) throws -> Data {
+            guard version == 1, var object = try JSONSerialization.jsonObject(with: json) as? [String: Any] else {
+                throw CocoaError(.featureUnsupported)
+            }
+            object["email"] = object.removeValue(forKey: "mail")
+            return try JSONSerialization.data(withJSONObject: object)
+        }
+    }
+
+    @Test func anOlderSaveIsMigrated() throws {
+        let directory = TemporaryDirectory()
+        try directory.write(#"{"compose":1,"version":1,"savedAt":"2026-01-01T00:00:00Z","state":{"mail":"jill@example.com"}}"#, to: "m.json")
+        let store = Store<State>(storage: FilePersistentStorage(key: "m", directory: directory.url))
+        #expect(try store.persistence.restore())
+        #expect(store.state.email == "jill@example.com")
+        try store.persistence.save()
+        #expect(directory.read("m.json")?.contains("\"version\" : 2") == true)
+    }
+
+    @Test func aFailedMigrationLeavesStateAndSave() throws {
+        let directory = TemporaryDirectory()
+        // Version 1 without "mail": the migrated state has no "email" and does not decode.
+        let contents = #"{"compose":1,"version":1,"savedAt":"2026-01-01T00:00:00Z","state":{"other":1}}"#
+        try directory.write(contents, to: "m.json")
+        let store = Store<State>(storage: FilePersistentStorage(key: "m", directory: directory.url))
+        #expect {
+            try store.persistence.restore()
+        } throws: { error in
+            guard case PersistenceError.migrationFailed(_, 1, let reason) = error else { return false }
+            return reason.contains("email")
+        }
+        #expect(directory.read("m.json") == contents)
+        #expect(store.state.email == "")
+    }
+
+    @Test func aSaveFromANewerStateVersionIsRefused() throws {
+        let directory = TemporaryDirectory()
+        try directory.write(#"{"compose":1,"version":3,"savedAt":"2026-01-01T00:00:00Z","state":{}}"#, to: "m.json")
+        let store = Store<State>(storage: FilePersistentStorage(key: "m", directory: directory.url))
+        #expect {
+            try store.persistence.restore()
+        } throws: { error in
+            guard case PersistenceError.migrationFailed(_, 3, let reason) = error else { return false }
+            return reason.contains("newer version")
+        }
+    }
+}
