@@ -52,7 +52,11 @@ let modules: [Module] = [
     Module(name: "ComposeValidation", siblings: []),
     Module(name: "ComposeStore", siblings: ["ComposeEmitters"], external: [deque], testDependencies: [clocks]),
     Module(name: "ComposePersistence", siblings: ["ComposeEmitters", "ComposeStore"], testDependencies: [clocks]),
-    Module(name: "ComposeRefs", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
+    Module(
+        name: "ComposeRefs",
+        siblings: ["ComposeEmitters", "ComposeStore"],
+        testDependencies: [.target(name: "ComposePersistence")]
+    ),
     Module(name: "ComposeRouting", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
     Module(
         name: "Compose",
@@ -114,6 +118,9 @@ targets.append(
             "ComposeStore",
             "ComposeValidation",
             "ComposePersistence",
+            "ComposeRefs",
+            // Seeded inputs (random edits of identified arrays), shared with the tests.
+            "ComposeTestSupport",
             .product(name: "Benchmark", package: "benchmark"),
             .product(name: "OpenCombine", package: "OpenCombine"),
         ],

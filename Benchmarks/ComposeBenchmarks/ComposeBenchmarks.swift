@@ -18,6 +18,8 @@ let benchmarks: @Sendable () -> Void = {
     storeBenchmarks()
     validationBenchmarks()
     persistenceBenchmarks()
+    refsBenchmarks()
+    diffBenchmarks()
 }
 
 /// The configuration of a benchmark whose iteration performs `ops` operations of kind `unit`.

@@ -13,8 +13,9 @@ import Darwin
 @Suite struct CrashTests {
     /// A child saves "A" and "B" in a loop and is killed with SIGKILL at a random moment, 200
     /// times: the file must always be one whole save or the other. The kill comes a random time
-    /// after the child reports its first save, so it lands inside the loop however fast the child
-    /// runs (real time is needed here: the kill has to land while the child saves).
+    /// after the child reports its first or second save, so it lands inside the loop however
+    /// fast or slow the child runs (real time is needed here: the kill has to land while the
+    /// child saves).
     @Test(.timeLimit(.minutes(3)))
     func aProcessKilledAtAnyMomentLeavesTheOldSaveOrTheNew() async throws {
         let directory = TemporaryDirectory()
@@ -29,7 +30,16 @@ import Darwin
             let output = Pipe()
             child.standardOutput = output
             try child.run()
-            _ = output.fileHandleForReading.availableData  // blocks until the first "saved"
+            // Wait for the first save ("A") or the second ("B"), then a random moment more: the
+            // kill lands during the next save or between saves, however slow the machine (a
+            // save can take longer than the random delay under a sanitizer and a loaded disk).
+            let savesToWaitFor = Int.random(in: 1...2)
+            var saves = 0
+            while saves < savesToWaitFor {
+                let data = output.fileHandleForReading.availableData  // blocks until output
+                guard !data.isEmpty else { break }
+                saves += data.count { $0 == UInt8(ascii: "\n") }
+            }
             try await Task.sleep(for: .microseconds(Int.random(in: 0...20_000)))
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()

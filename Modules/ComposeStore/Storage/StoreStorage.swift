@@ -43,6 +43,8 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         @usableFromInline var registry = ObserverRegistry<State>()
         /// The key paths read through Observation, rooted at the storage, by key path.
         @usableFromInline var observationKeyPaths: [AnyKeyPath: AnyKeyPath] = [:]
+        /// The entries the state refers to (`@Ref`), which the store listens to.
+        @usableFromInline var referenced: [ObjectIdentifier: any ReferenceEntry] = [:]
 
         @inlinable
         init(state: State) {
@@ -98,6 +100,8 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// Observers collected by the notice being delivered; reused so a notice does not allocate.
     @usableFromInline let collected = HandlerState<ContiguousArray<StateObserver<State>>>([])
     @usableFromInline var notifierRegistration: EmitterSubscription?
+    /// The entries the state refers to (`@Ref`), if its type has any; `nil` otherwise.
+    @usableFromInline var references: StoreReferences?
     /// `\.observedState`, made once: a key path literal in generic code is instantiated by the
     /// runtime (demangling, an allocation) every time it is evaluated.
     @usableFromInline let observedStateKeyPath: KeyPath<StoreStorage<State>, State> = \.observedState
@@ -120,11 +124,13 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         notifierRegistration = notifier.register { [weak self] notice in
             self?.deliver(notice)
         }
+        setUpReferences()
     }
 
     deinit {
         notifierRegistration?.cancel()
         executions.cancelAll()
+        stopListeningToReferences()
     }
 
     // MARK: Reading
@@ -178,17 +184,18 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         }
         var incoming = newValue
         let wantsStates = needsStates
-        let committed: Bool = core.withLock { core in
+        let changes: ChangedWords = core.withLock { core in
             swap(&core.state, &incoming)
             let changes = withUnsafeBytes(of: &incoming) { old in
                 withUnsafeBytes(of: &core.state) { new in ChangedWords.between(old, new) }
             }
-            guard !changes.isEmpty else { return false }
+            guard !changes.isEmpty else { return changes }
             core.version &+= 1
+            referencesCommitted(changes, in: &core)
             notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: incoming, new: core.state) : nil))
-            return true
+            return changes
         }
-        if committed { notifier.deliverBacklog() }
+        if !changes.isEmpty { notifier.deliverBacklog() }
     }
 
     /// Writes `value` at `keyPath`.
@@ -226,8 +233,10 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 swap(&state.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Value.self).pointee, &outgoing)
             }
             core.version &+= 1
+            let changes = ChangedWords(offset: offset, size: size)
+            referencesCommitted(changes, in: &core)
             let states = old.map { States(old: $0, new: core.state, keyPath: String(describing: keyPath)) }
-            notifier.enqueue(Notice(changes: ChangedWords(offset: offset, size: size), states: states))
+            notifier.enqueue(Notice(changes: changes, states: states))
             return true
         }
         if committed { notifier.deliverBacklog() }
@@ -255,22 +264,21 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 }
             }
             let wantsStates = needsStates
-            let outcome: Bool? = core.withLock { core in
+            let outcome: ChangedWords? = core.withLock { core in
                 guard core.version == version else { return nil }
                 swap(&core.state, &copy)
                 let changes = withUnsafeBytes(of: &copy) { old in
                     withUnsafeBytes(of: &core.state) { new in ChangedWords.between(old, new) }
                 }
-                guard !changes.isEmpty else { return false }
+                guard !changes.isEmpty else { return changes }
                 core.version &+= 1
+                referencesCommitted(changes, in: &core)
                 notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: copy, new: core.state) : nil))
-                return true
+                return changes
             }
-            switch outcome {
-            case nil: continue  // Another write landed: run the body again on the newer state.
-            case true?: notifier.deliverBacklog()
-            case false?: break
-            }
+            // Another write landed: run the body again on the newer state.
+            guard let changes = outcome else { continue }
+            if !changes.isEmpty { notifier.deliverBacklog() }
             return result
         }
     }

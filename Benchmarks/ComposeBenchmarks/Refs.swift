@@ -1,0 +1,93 @@
+import Benchmark
+import ComposeRefs
+import ComposeStore
+
+/// Ref scenarios: one write propagated to M stores that share the entity; one write, and one
+/// look-up of a live id, with 100 and with 100,000 distinct ids alive.
+func refsBenchmarks() {
+    for stores in [1, 100, 1_000] {
+        propagation(toStores: stores)
+    }
+    registrySize(100, tag: HundredIDs.self)
+    registrySize(100_000, tag: HundredThousandIDs.self)
+}
+
+/// The shared model. The tag makes a type per scenario, hence a registry per scenario: every
+/// scenario is set up before any runs, and the 100-id scenario must not see the other's ids.
+struct BenchmarkSpecimen<Tag>: Referable {
+    var id: Int
+    var name: String
+    var count: Int
+}
+
+enum PropagationIDs {}
+enum HundredIDs {}
+enum HundredThousandIDs {}
+
+struct SpecimenState<Tag>: AnyState {
+    @Ref var specimen: BenchmarkSpecimen<Tag>
+}
+
+/// Bumps a counter, so that every write writes a new value.
+private final class WriteCounter: @unchecked Sendable {
+    var value = 0
+    func next() -> Int {
+        value &+= 1
+        return value
+    }
+}
+
+/// M stores hold the entity, each with an observer of the count; one iteration writes it
+/// through the first store, as a component would, and every store hears it.
+private func propagation(toStores count: Int) {
+    let referred = Referred(BenchmarkSpecimen<PropagationIDs>(id: count, name: "propagated", count: 0))
+    let stores = (0..<count).map { _ in
+        let store = Store<SpecimenState<PropagationIDs>>()
+        store.state.$specimen = referred
+        store.observe(\.specimen.count) { blackHole($0) }
+        return store
+    }
+    let writes = count >= 1_000 ? 10 : (count >= 100 ? 100 : 1_000)
+    let counter = WriteCounter()
+    Benchmark(
+        "Refs/one write to M=\(count) stores/Compose",
+        configuration: scenario(ops: writes, unit: "writes")
+    ) { _ in
+        // Through the stores array: the closure must keep every store (and its observer) alive.
+        for _ in 0..<writes {
+            stores[0].specimen.count = counter.next()
+        }
+    }
+}
+
+/// `ids` entities alive; one store holds one of them. Times a write through the store and a
+/// look-up of a live id (what `@Ref var x = value` and decoding do).
+private func registrySize<Tag>(_ ids: Int, tag: Tag.Type) {
+    let live = (0..<ids).map { Referred(BenchmarkSpecimen<Tag>(id: $0, name: "live", count: 0)) }
+    let store = Store<SpecimenState<Tag>>()
+    store.state.$specimen = live[ids / 2]
+    store.observe(\.specimen.count) { blackHole($0) }
+    let counter = WriteCounter()
+    let operations = 1_000
+    Benchmark(
+        "Refs/one write, \(ids) ids alive/Compose",
+        configuration: scenario(ops: operations, unit: "writes")
+    ) { _ in
+        // `live` is captured: the ids must stay alive while the benchmark runs.
+        precondition(live.count == ids)
+        for _ in 0..<operations {
+            store.specimen.count = counter.next()
+        }
+    }
+    // Distinct ids spread over the table; each one is live, so the look-up adopts it.
+    let probes = (0..<operations).map { BenchmarkSpecimen<Tag>(id: ($0 &* 7_919) % ids, name: "probe", count: 0) }
+    Benchmark(
+        "Refs/look up a live id, \(ids) ids alive/Compose",
+        configuration: scenario(ops: operations, unit: "look-ups")
+    ) { _ in
+        precondition(live.count == ids)
+        for probe in probes {
+            blackHole(Referred(probe))
+        }
+    }
+}

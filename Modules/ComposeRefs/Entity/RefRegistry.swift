@@ -1,0 +1,90 @@
+import ComposeEmitters
+
+/// The live entities of one value type, by id.
+///
+/// Holds its entries weakly: an entry removes its slot when it goes away, so the table holds
+/// only live entities. One registry per value type, made on first use and kept for the life of
+/// the process (their number is bounded by the number of types).
+@usableFromInline
+final class RefRegistry<Value: Referable>: Sendable {
+    /// A class, so that the table's values are copied as plain references: the weak
+    /// reference itself is never copied. (Swift 6.3.1 debug builds miscompile copies of a
+    /// struct holding a weak reference out of an `inout` dictionary's subscript through
+    /// optional chaining, and a lookup racing an entry's deinit crashed under
+    /// ThreadSanitizer that way.)
+    final class Slot: @unchecked Sendable {  // Guarded by the registry's lock.
+        weak var entry: RefEntry<Value>?
+        /// The entry's identity, kept to tell its own slot from a newer entry's for the same id
+        /// (the weak reference is already `nil` when the entry's deinit removes the slot).
+        let identity: ObjectIdentifier
+
+        init(entry: RefEntry<Value>) {
+            self.entry = entry
+            self.identity = ObjectIdentifier(entry)
+        }
+    }
+
+    let slots = LockedState<[Value.ID: Slot]>([:])
+
+    /// How a new value joins an entity that is already alive.
+    @usableFromInline
+    enum Joining {
+        /// The live value wins: `value` is only the entity's initial value (a declaration's
+        /// default).
+        case adopt
+        /// `value` is written to the entity (an assignment, a decoded value).
+        case write
+    }
+
+    /// The entity for `value`'s id: the live one, or a new one holding `value`.
+    @usableFromInline
+    static func entry(for value: Value, joining: Joining) -> RefEntry<Value> {
+        let registry = shared
+        let (entry, created) = registry.slots.withLock { slots -> (RefEntry<Value>, Bool) in
+            if let live = slots[value.id]?.entry { return (live, false) }
+            let entry = RefEntry(value: value, registry: registry)
+            slots[value.id] = Slot(entry: entry)
+            return (entry, true)
+        }
+        // Outside the registry's lock: writing compares values (user code) and calls listeners.
+        if !created && joining == .write { entry.write(value) }
+        return entry
+    }
+
+    /// The live entity with `id`, if any.
+    static func liveEntry(for id: Value.ID) -> RefEntry<Value>? {
+        shared.slots.withLock { $0[id]?.entry }
+    }
+
+    /// Removes the slot for `id` if it still belongs to the entry `identity`.
+    func remove(_ id: Value.ID, ifStill identity: ObjectIdentifier) {
+        // The slot is released after the lock.
+        let removed: Slot? = slots.withLock { slots in
+            guard slots[id]?.identity == identity else { return nil }
+            return slots.removeValue(forKey: id)
+        }
+        _ = removed
+    }
+
+    /// The number of live entities of this type.
+    var count: Int {
+        slots.withLock { $0.count }
+    }
+
+    /// The registry of `Value`.
+    @usableFromInline
+    static var shared: RefRegistry<Value> {
+        RefRegistries.all.withLock { registries in
+            let key = ObjectIdentifier(Value.self)
+            if let registry = registries[key] { return unsafeDowncast(registry, to: RefRegistry<Value>.self) }
+            let registry = RefRegistry<Value>()
+            registries[key] = registry
+            return registry
+        }
+    }
+}
+
+/// The registries of every value type, by type (a generic type cannot have static storage).
+enum RefRegistries {
+    static let all = LockedState<[ObjectIdentifier: AnyObject]>([:])
+}

@@ -1,0 +1,160 @@
+@_spi(Reflection) import Swift
+import ComposeEmitters
+
+/// A property of a state that refers to shared data outside the store: ComposeRefs' `@Ref` and
+/// `@RefCollection`.
+///
+/// The store cannot name the types of modules built on it; this is the extension point they
+/// conform to. A store whose state has such stored properties listens to the entries they
+/// refer to: when one changes, the store notifies its own observers, as if its state had
+/// changed.
+///
+/// A conforming type must change its bytes whenever it starts referring to other entries (a
+/// class reference or an array buffer that is replaced, never mutated in place): a store looks
+/// for new entries only after a commit that changed the bytes of a reference property.
+package protocol StateReference {
+    /// The shared entries this property refers to now.
+    var referencedEntries: [any ReferenceEntry] { get }
+}
+
+/// Shared data that stores listen to.
+@usableFromInline
+package protocol ReferenceEntry: AnyObject, Sendable {
+    /// Calls `listener` whenever the data changes, until removed.
+    func addListener(_ listener: ReferenceListener)
+    func removeListener(_ listener: ReferenceListener)
+}
+
+/// A store's ear on the entries its state refers to.
+@usableFromInline
+package final class ReferenceListener: Sendable {
+    @usableFromInline package let onChange: @Sendable () -> Void
+
+    @usableFromInline
+    package init(onChange: @escaping @Sendable () -> Void) {
+        self.onChange = onChange
+    }
+}
+
+/// Where a state type keeps its reference properties, found once per type.
+@usableFromInline
+struct ReferenceLayout: @unchecked Sendable {  // Metatypes and offsets: immutable.
+    /// Each reference property's offset in the state's storage and type; `nil` if the runtime
+    /// could not describe the state's fields (then `Mirror` finds them, and every commit looks
+    /// for new entries, which is correct but slower).
+    let fields: [(offset: Int, type: any StateReference.Type)]?
+    /// The words of the state's storage that reference properties occupy.
+    @usableFromInline let words: [Range<Int>]
+
+    /// Whether a commit that changed `changes` may have pointed a reference elsewhere.
+    @inlinable
+    func mayHaveRepointed(_ changes: ChangedWords) -> Bool {
+        guard !words.isEmpty, !changes.everything else { return true }
+        var overlaps = false
+        changes.forEachRun { run in
+            if words.contains(where: { $0.overlaps(run) }) { overlaps = true }
+        }
+        return overlaps
+    }
+}
+
+/// Finds reference properties: their layout per type, their entries per value.
+///
+/// Reference properties are found among the state's stored properties and, recursively, those
+/// of its stored properties that are structs. A reference inside an array, a dictionary, an
+/// optional or an enum is not found (a `@RefCollection` is the array of references).
+enum ReferenceScanner {
+    private static let layouts = LockedState<[ObjectIdentifier: ReferenceLayout?]>([:])
+
+    /// The layout of `State`'s reference properties, or `nil` if it has none.
+    ///
+    /// The stored properties and their offsets come from the runtime's type metadata (the
+    /// standard library's reflection SPI, which `Mirror` is built on); for a type it cannot
+    /// describe (a class, say), `Mirror` on `state` tells whether it has any.
+    static func layout<State>(of state: State) -> ReferenceLayout? {
+        let type = ObjectIdentifier(State.self)
+        if let known = layouts.withLock({ $0[type] }) { return known }
+        let layout = findLayout(of: state)
+        layouts.withLock { $0[type] = .some(layout) }
+        return layout
+    }
+
+    private static func findLayout<State>(of state: State) -> ReferenceLayout? {
+        if Mirror(reflecting: state).displayStyle == .struct {
+            var fields: [(offset: Int, type: any StateReference.Type)] = []
+            if collectReferences(in: State.self, offset: 0, depth: 0, into: &fields) {
+                guard !fields.isEmpty else { return nil }
+                return ReferenceLayout(fields: fields, words: referenceWords(fields))
+            }
+        }
+        let hasReferences = Mirror(reflecting: state).children.contains { $0.value is any StateReference }
+        return hasReferences ? ReferenceLayout(fields: nil, words: []) : nil
+    }
+
+    /// Appends the reference properties of the struct `type`, stored at `offset`, to `fields`;
+    /// returns `false` if the runtime cannot describe its fields. Not generic: Swift 6.3
+    /// crashes compiling this closure in a generic context.
+    private static func collectReferences(
+        in type: Any.Type,
+        offset base: Int,
+        depth: Int,
+        into fields: inout [(offset: Int, type: any StateReference.Type)]
+    ) -> Bool {
+        var nested: [(type: Any.Type, offset: Int)] = []
+        let described = _forEachField(of: type, options: []) { _, offset, fieldType, kind in
+            if let reference = fieldType as? any StateReference.Type {
+                fields.append((base + offset, reference))
+            } else if kind == .struct {
+                nested.append((fieldType, base + offset))
+            }
+            return true
+        }
+        guard described else { return false }
+        // A nested struct the runtime cannot describe, or nested very deep, holds no reference
+        // we can find.
+        for field in nested where depth < 8 {
+            _ = collectReferences(in: field.type, offset: field.offset, depth: depth + 1, into: &fields)
+        }
+        return true
+    }
+
+    private static func referenceWords(_ fields: [(offset: Int, type: any StateReference.Type)]) -> [Range<Int>] {
+        var words: [Range<Int>] = []
+        for (offset, type) in fields {
+            words.append(ChangedWords(offset: offset, size: byteSize(type)).first)
+        }
+        return words
+    }
+
+    private static func byteSize<Reference: StateReference>(_: Reference.Type) -> Int {
+        MemoryLayout<Reference>.size
+    }
+
+    /// The entries a state refers to, by identity, read from its storage at the layout's
+    /// offsets: no `Mirror`, no user code, so it can run under the store's lock.
+    static func entries<State>(in state: inout State, layout: ReferenceLayout) -> [ObjectIdentifier: any ReferenceEntry] {
+        var entries: [ObjectIdentifier: any ReferenceEntry] = [:]
+        func add(_ referenced: [any ReferenceEntry]) {
+            for entry in referenced { entries[ObjectIdentifier(entry)] = entry }
+        }
+        guard let fields = layout.fields else {
+            for child in Mirror(reflecting: state).children {
+                if let reference = child.value as? any StateReference { add(reference.referencedEntries) }
+            }
+            return entries
+        }
+        withUnsafeBytes(of: &state) { storage in
+            for field in fields {
+                add(referencedEntries(field.type, at: storage.baseAddress! + field.offset))
+            }
+        }
+        return entries
+    }
+
+    private static func referencedEntries<Reference: StateReference>(
+        _: Reference.Type,
+        at address: UnsafeRawPointer
+    ) -> [any ReferenceEntry] {
+        address.load(as: Reference.self).referencedEntries
+    }
+}

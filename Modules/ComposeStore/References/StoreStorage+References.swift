@@ -1,0 +1,79 @@
+import ComposeEmitters
+
+/// A store's listener on the entries its state refers to, and where its state keeps them.
+@usableFromInline
+final class StoreReferences: Sendable {
+    @usableFromInline let listener: ReferenceListener
+    @usableFromInline let layout: ReferenceLayout
+
+    @usableFromInline
+    init(listener: ReferenceListener, layout: ReferenceLayout) {
+        self.listener = listener
+        self.layout = layout
+    }
+}
+
+extension StoreStorage {
+    /// Listens to the entries `core.state` refers to, if its type has reference properties.
+    ///
+    /// Inlinable, so the listener is formed where `State` is known and a referenced change runs
+    /// specialized code.
+    @inlinable
+    func setUpReferences() {
+        guard let layout = core.withLock({ Self.referenceLayout(of: $0.state) }) else { return }
+        let references = StoreReferences(
+            listener: ReferenceListener { [weak self] in self?.referencedEntryChanged() },
+            layout: layout
+        )
+        self.references = references
+        core.withLock { relisten(&$0, references) }
+    }
+
+    @usableFromInline
+    static func referenceLayout(of state: State) -> ReferenceLayout? {
+        ReferenceScanner.layout(of: state)
+    }
+
+    /// Under the store's lock, in a commit that changed `changes`: if it changed a reference
+    /// property's bytes, listens to exactly the entries the new state refers to.
+    ///
+    /// Done before the commit's notice is queued, so the store listens to a new entry before
+    /// any observer reads it: a write to the entry after that read is heard.
+    @inlinable
+    func referencesCommitted(_ changes: ChangedWords, in core: inout Core) {
+        guard let references, references.layout.mayHaveRepointed(changes) else { return }
+        relisten(&core, references)
+    }
+
+    @usableFromInline
+    func relisten(_ core: inout Core, _ references: StoreReferences) {
+        let found = ReferenceScanner.entries(in: &core.state, layout: references.layout)
+        for (identity, entry) in core.referenced where found[identity] == nil {
+            entry.removeListener(references.listener)
+        }
+        for (identity, entry) in found where core.referenced[identity] == nil {
+            entry.addListener(references.listener)
+        }
+        core.referenced = found
+    }
+
+    /// Stops listening (the store is going away).
+    func stopListeningToReferences() {
+        guard let references else { return }
+        for entry in core.withLock({ $0.referenced.values }) { entry.removeListener(references.listener) }
+    }
+
+    /// A referenced entry changed: the state's bits are the same, but what it reads is not.
+    /// Every observer looks again (a referenced value lives outside the state's storage, so no
+    /// word of it changed), and hears about it if its value differs.
+    @inlinable
+    func referencedEntryChanged() {
+        let wantsStates = needsStates
+        // Queued under the lock, like a commit's notice, so notices stay in commit order. The
+        // version stays: the state did not change, and a `mutate` need not run again.
+        core.withLock { core in
+            notifier.enqueue(Notice(changes: .all, states: wantsStates ? States(old: core.state, new: core.state) : nil))
+        }
+        notifier.deliverBacklog()
+    }
+}

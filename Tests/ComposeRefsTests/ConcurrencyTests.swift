@@ -1,0 +1,94 @@
+@testable import ComposeRefs
+import ComposeStore
+import ComposeTestSupport
+import Dispatch
+import Testing
+
+@Suite struct ConcurrencyTests {
+    @Test func concurrentWritesLastWriteWinsAndNoValueIsTorn() async {
+        // Every writer writes a card whose title and count agree; a torn value would not.
+        let referred = Referred(Card.fresh("0"))
+        let stores = (0..<4).map { _ in cardStore(referred) }
+        let torn = Recorder<String>()
+        for store in stores {
+            store.observe(\.card) { card in
+                if card.title != "\(card.count)" { torn.record(card.title) }
+            }
+        }
+        DispatchQueue.concurrentPerform(iterations: 8) { writer in
+            for step in 0..<500 {
+                let count = writer * 1_000 + step
+                stores[writer % stores.count].card = Card(id: referred.id, title: "\(count)", count: count)
+                let read = stores[(writer + 1) % stores.count].card
+                if read.title != "\(read.count)" { torn.record(read.title) }
+            }
+        }
+        #expect(torn.values.isEmpty)
+        // Every store reads the one value that won.
+        let final = referred.value
+        #expect(stores.allSatisfy { $0.card == final })
+        #expect(final.count % 1_000 == 499)  // some writer's last write
+    }
+
+    @Test func concurrentMutationsLoseNothing() {
+        let referred = Referred(Card.fresh())
+        let store = cardStore(referred)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<1_000 { referred.mutate { $0.count += 1 } }
+        }
+        #expect(referred.value.count == 8_000)
+        #expect(store.card.count == 8_000)
+    }
+
+    @Test func refsCreatedAtOnceShareOneEntity() {
+        let card = Card.fresh()
+        let handles = LockedBox<[Referred<Card>]>([])
+        DispatchQueue.concurrentPerform(iterations: 64) { index in
+            let ref = Ref(wrappedValue: Card(id: card.id, title: "\(index)"))
+            handles.mutate { $0.append(ref.projectedValue) }
+        }
+        #expect(Set(handles.value).count == 1)
+    }
+
+    @Test func creatingAndDroppingOneIDFromManyThreads() {
+        let id = Card.fresh().id
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for step in 0..<5_000 {
+                let ref = Ref(wrappedValue: Card(id: id, title: "\(thread)-\(step)"))
+                _ = ref.wrappedValue
+            }
+        }
+        #expect(RefRegistry<Card>.liveEntry(for: id) == nil)
+    }
+
+    @Test func storesOnManyThreadsHearTheLastValue() async {
+        let referred = Referred(Card.fresh())
+        let stores = (0..<16).map { _ in cardStore(referred) }
+        let lastHeard = stores.map { _ in LockedBox(-1) }
+        for (store, heard) in zip(stores, lastHeard) {
+            store.observe(\.card.count) { count in heard.mutate { $0 = count } }
+        }
+        DispatchQueue.concurrentPerform(iterations: stores.count) { index in
+            for step in 1...200 { stores[index].card.count = step }
+        }
+        #expect(await eventually { lastHeard.allSatisfy { $0.value == 200 } })
+    }
+}
+
+/// A value guarded by a lock, for the tests' own bookkeeping.
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    private let lock = DispatchQueue(label: "LockedBox")
+    private var stored: Value
+
+    init(_ value: Value) {
+        stored = value
+    }
+
+    var value: Value {
+        lock.sync { stored }
+    }
+
+    func mutate(_ body: (inout Value) -> Void) {
+        lock.sync { body(&stored) }
+    }
+}
