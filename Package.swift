@@ -57,7 +57,7 @@ let modules: [Module] = [
         siblings: ["ComposeEmitters", "ComposeStore"],
         testDependencies: [.target(name: "ComposePersistence")]
     ),
-    Module(name: "ComposeRouting", siblings: ["ComposeEmitters", "ComposeStore"], tested: false),
+    Module(name: "ComposeRouting", siblings: ["ComposeEmitters", "ComposeStore"]),
     Module(
         name: "Compose",
         siblings: [
@@ -119,6 +119,8 @@ targets.append(
             "ComposeValidation",
             "ComposePersistence",
             "ComposeRefs",
+            "ComposeRouting",
+            "Compose",
             // Seeded inputs (random edits of identified arrays), shared with the tests.
             "ComposeTestSupport",
             .product(name: "Benchmark", package: "benchmark"),

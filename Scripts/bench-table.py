@@ -130,6 +130,10 @@ compare("diff 10,000 identified elements vs stdlib inferringMoves", "Store/diff 
         lambda r: r >= 20)
 compare("diff: cost of 100,000 elements vs 10,000", "Store/diff 100000 elements/Compose",
         "Store/diff 10000 elements/Compose", "cost", "<= 12x cost", lambda r: r <= 12)
+compare("push+pop: cost at depth 1,000 vs depth 1", "Components/push+pop at depth 1000/Compose",
+        "Components/push+pop at depth 1/Compose", "cost", "<= 2x cost", lambda r: r <= 2)
+compare("mounting: cost per component, 10,000 vs 1,000", "Components/mount a tree of 10000/Compose",
+        "Components/mount a tree of 1000/Compose", "cost", "<= 1.2x (12x in total)", lambda r: r <= 1.2)
 
 # (row, benchmark, metric, target text, check on the metric's median)
 COUNTS = [
@@ -144,6 +148,8 @@ ABSOLUTE = [
     ("one ref write heard by 1 store", "Refs/one write to M=1 stores/Compose", "", None),
     ("one ref write heard by 1,000 stores", "Refs/one write to M=1000 stores/Compose", "", None),
     ("diff of 10,000 identified elements", "Store/diff 10000 elements/Compose", "", None),
+    ("one push or pop at depth 1,000", "Components/push+pop at depth 1000/Compose", "", None),
+    ("mounting, per component (tree of 10,000)", "Components/mount a tree of 10000/Compose", "", None),
     ("diff of 100,000 identified elements", "Store/diff 100000 elements/Compose", "", None),
 ]
 

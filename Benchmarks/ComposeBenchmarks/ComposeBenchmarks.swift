@@ -20,6 +20,7 @@ let benchmarks: @Sendable () -> Void = {
     persistenceBenchmarks()
     refsBenchmarks()
     diffBenchmarks()
+    componentBenchmarks()
 }
 
 /// The configuration of a benchmark whose iteration performs `ops` operations of kind `unit`.

@@ -1,8 +1,9 @@
 // Compose: the umbrella module.
 //
-// `import Compose` gives every runtime module at once. Components and services live here
-// (issue #7); depend on a single module instead (`ComposeEmitters`, `ComposeStore`, ...) when
-// that is all you need.
+// `import Compose` gives every runtime module at once, and adds components (`Component`,
+// `RouterComponent`, `DynamicComponent`, `InstanceComponent`, `@EnclosingRouter`), the headless
+// `ComponentHost` that runs a tree of them, and `Services`. Depend on a single module instead
+// (`ComposeEmitters`, `ComposeStore`, ...) when that is all you need.
 
 @_exported import ComposeEmitters
 @_exported import ComposePersistence

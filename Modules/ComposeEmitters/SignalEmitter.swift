@@ -30,7 +30,8 @@ public final class SignalEmitter: Emitter {
     }
 
     public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
-        core.register(handler)
+        RegistrationAudit.check(self)
+        return core.register(handler)
     }
 
     /// The number of active subscriptions.

@@ -35,7 +35,8 @@ public final class ValueEmitter<Value: Sendable>: Emitter {
     }
 
     public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
-        core.register(handler)
+        RegistrationAudit.check(self)
+        return core.register(handler)
     }
 
     /// The number of active subscriptions.

@@ -6,7 +6,8 @@ public struct StoreEmitter<Value: Sendable>: Emitter {
     let core: EmitterCore<Value>
 
     public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
-        core.register(handler)
+        RegistrationAudit.check(core)
+        return core.register(handler)
     }
 }
 
@@ -37,5 +38,12 @@ extension Store {
     /// ```
     public var didChange: StoreEmitter<StateChange<State>> {
         StoreEmitter(core: storage.didChange)
+    }
+}
+
+extension Store: SubscriptionSource {
+    /// The storage (keypath observers) and the cores of `willChange` and `didChange`.
+    package var subscriptionIdentities: [ObjectIdentifier] {
+        [ObjectIdentifier(storage), ObjectIdentifier(storage.willChange), ObjectIdentifier(storage.didChange)]
     }
 }

@@ -91,6 +91,7 @@ extension Store {
     /// The subscription that removes `observer`; it joins the current ``ObservationScope``.
     @usableFromInline
     func subscription(removing observer: StateObserver<State>) -> EmitterSubscription {
+        RegistrationAudit.check(storage)
         let subscription = EmitterSubscription { [weak storage] in
             storage?.removeObserver(observer)
         }

@@ -1,0 +1,95 @@
+import Benchmark
+import Compose
+
+/// Component scenarios: push and pop on a router whose stack is 1 or 1,000 deep, and mounting
+/// a tree of 1,000 or 10,000 components.
+func componentBenchmarks() {
+    for depth in [1, 1_000] {
+        navigation(atDepth: depth)
+    }
+    for count in [1_000, 10_000] {
+        binding(count)
+    }
+}
+
+/// A screen of a router: an instance per level of the stack.
+struct Screen: Component {
+    let tap = SignalEmitter()
+    var observers: Void {
+        tap += {}
+    }
+}
+
+/// A router component with `depth - 1` instances pushed on top of its start route, and one
+/// more child to push and pop.
+struct Navigator: RouterComponent {
+    let start = Screen()
+    let extra = Screen()
+    let screens = InstanceComponent<Screen>()
+    let router = Router(start: \Self.start)
+    var observers: Void { None }
+}
+
+private func navigation(atDepth depth: Int) {
+    let host = ComponentHost(Navigator())
+    for _ in 1..<depth {
+        host.root.router.push(\Navigator.screens, instance: host.root.screens.create(Screen()), animated: false)
+    }
+    precondition(host.root.router.depth == depth)
+    let pairs = 1_000
+    Benchmark(
+        "Components/push+pop at depth \(depth)/Compose",
+        configuration: scenario(ops: pairs * 2, unit: "navigations")
+    ) { _ in
+        for _ in 0..<pairs {
+            host.root.router.push(\Navigator.extra, animated: false)
+            host.root.router.pop(animated: false)
+        }
+        precondition(host.root.router.depth == depth)
+    }
+}
+
+/// A node of a tree: a screen's worth of emitter and observer, and children created as
+/// instances.
+struct TreeNode: Component {
+    let tap = SignalEmitter()
+    let children = InstanceComponent<TreeNode>()
+    var observers: Void {
+        tap += {}
+    }
+}
+
+/// A tree of `count` nodes, ten children per node.
+private func makeTree(_ count: Int) -> TreeNode {
+    let root = TreeNode()
+    var level = [root]
+    var made = 1
+    while made < count {
+        var next: [TreeNode] = []
+        for parent in level {
+            for _ in 0..<10 where made < count {
+                let child = TreeNode()
+                parent.children.create(child)
+                next.append(child)
+                made += 1
+            }
+        }
+        level = next
+    }
+    return root
+}
+
+private func binding(_ count: Int) {
+    Benchmark(
+        "Components/mount a tree of \(count)/Compose",
+        configuration: scenario(ops: count, unit: "components")
+    ) { benchmark in
+        // Unmounting destroys the created components: build the tree anew, unmeasured.
+        let tree = makeTree(count)
+        benchmark.startMeasurement()
+        let host = ComponentHost(tree)
+        benchmark.stopMeasurement()
+        precondition(host.nodes.count == count)
+        host.unmount()
+    }
+}

@@ -1,0 +1,135 @@
+import ComposeEmitters
+import ComposeRouting
+import Foundation
+
+/// The router of the nearest enclosing router component, for a component that pushes and pops
+/// without a router of its own.
+///
+/// ```swift
+/// struct LogInComponent: Component {
+///     let resetPassword = ResetPasswordComponent()
+///     @EnclosingRouter var router
+///     let openResetPassword = SignalEmitter()
+///
+///     var observers: Void {
+///         openResetPassword += { router.push(\Self.resetPassword) }
+///         resetPassword.goBack += { router.pop() }
+///     }
+/// }
+/// ```
+///
+/// Key paths are written from the component that holds the wrapper (`\Self.resetPassword`).
+/// The host binds the wrapper when it mounts the component, to the router of its nearest
+/// ancestor that is a ``RouterComponent``; before that, or with no such ancestor, navigation
+/// is refused with a `RoutingError` of kind `noEnclosingRouter`.
+@propertyWrapper
+public struct EnclosingRouter: Sendable {
+    let binding: EnclosingRouterBinding
+
+    /// An unbound wrapper; the host binds it.
+    public init() {
+        binding = EnclosingRouterBinding()
+    }
+
+    /// The enclosing router, with `push` and `pop` only.
+    public var wrappedValue: EnclosedRouter {
+        EnclosedRouter(binding: binding)
+    }
+}
+
+/// An enclosing router, seen from a nested component: it can push and pop, not replace.
+public struct EnclosedRouter: Sendable {
+    let binding: EnclosingRouterBinding
+
+    /// Pushes the component at `keyPath`, written from the component holding the
+    /// `@EnclosingRouter` (`\Self.resetPassword`).
+    ///
+    /// - Returns: Whether it was pushed; a refusal is reported as for `Router`.
+    @discardableResult
+    public func push<Base, Target: Routable>(
+        _ keyPath: KeyPath<Base, Target>,
+        animated: Bool = true,
+        fileID: String = #fileID,
+        line: UInt = #line
+    ) -> Bool {
+        navigate(keyPath, instance: nil, animated: animated, fileID: fileID, line: line)
+    }
+
+    /// Pushes the instance `instance` of the instance component at `keyPath`.
+    @discardableResult
+    public func push<Base, Target: Routable>(
+        _ keyPath: KeyPath<Base, Target>,
+        instance: UUID,
+        animated: Bool = true,
+        fileID: String = #fileID,
+        line: UInt = #line
+    ) -> Bool {
+        navigate(keyPath, instance: instance, animated: animated, fileID: fileID, line: line)
+    }
+
+    /// Pops the enclosing router's top route.
+    @discardableResult
+    public func pop(animated: Bool = true, fileID: String = #fileID, line: UInt = #line) -> Bool {
+        guard let (router, _) = resolve(route: "pop", fileID: fileID, line: line) else { return false }
+        return router.pop(animated: animated, fileID: fileID, line: line)
+    }
+
+    /// Whether the host has bound this component to an enclosing router.
+    public var isBound: Bool {
+        binding.target != nil
+    }
+
+    private func navigate<Base, Target: Routable>(
+        _ keyPath: KeyPath<Base, Target>,
+        instance: UUID?,
+        animated: Bool,
+        fileID: String,
+        line: UInt
+    ) -> Bool {
+        guard let (router, anchor) = resolve(route: String(describing: keyPath), fileID: fileID, line: line) else {
+            return false
+        }
+        var route = Router.route(keyPath, instance: instance, anchor: anchor.identity)
+        if anchor.type != ObjectIdentifier(Base.self) {
+            route = .failure(RoutingError(
+                .notRoutable, route: String(describing: keyPath),
+                reason: "it is rooted in \(Base.self), but this @EnclosingRouter belongs to \(anchor.name)"
+            ))
+        }
+        return router.navigate(.push, to: route, animated: animated, fileID: fileID, line: line)
+    }
+
+    private func resolve(route: String, fileID: String, line: UInt) -> (Router, EnclosingRouterBinding.Anchor)? {
+        if let target = binding.target { return target }
+        let error = RoutingError(
+            .noEnclosingRouter, route: route,
+            reason: "this component is not mounted under a router component"
+        )
+        Diagnostics.report(domain: "routing", "@EnclosingRouter refused: \(error)", fileID: fileID, line: line)
+        return nil
+    }
+}
+
+/// What the host binds an `@EnclosingRouter` to. A class: copies of the component share it.
+final class EnclosingRouterBinding: @unchecked Sendable {  // State under its lock.
+    struct Anchor {
+        /// The node of the component holding the wrapper.
+        let identity: ObjectIdentifier
+        let type: ObjectIdentifier
+        let name: String
+    }
+
+    private let state = LockedState<(router: Router, anchor: Anchor)?>(nil)
+
+    var target: (Router, Anchor)? {
+        state.withLock { $0 }
+    }
+
+    func bind(_ router: Router?, anchor: Anchor) {
+        state.withLock { $0 = router.map { ($0, anchor) } }
+    }
+
+    func unbind() {
+        state.withLock { $0 = nil }
+    }
+}

@@ -1,0 +1,164 @@
+import ComposeEmitters
+import ComposeRouting
+import Foundation
+
+/// Any number of child components of one type, created at run time, each with a `UUID`: a
+/// player that opens another player, and so on.
+///
+/// ```swift
+/// struct PlayerComponent: Component {
+///     let video: Video
+///     let next = InstanceComponent<PlayerComponent>()
+///     @EnclosingRouter var router
+///     let openNext = ValueEmitter<Video>()
+///
+///     var observers: Void {
+///         openNext += { video in
+///             let id = next.create(PlayerComponent(video: video))
+///             router.push(\Self.next, instance: id)
+///         }
+///     }
+/// }
+/// ```
+///
+/// Each instance joins the tree when it is created (the host sets up its observers, then sends
+/// ``didCreate`` with its id) and is destroyed when its route is popped or replaced off its
+/// router, when ``destroy(_:)`` dismisses it, or when its parent leaves the tree (its
+/// observers are cancelled, then ``didDestroy`` is sent with its id). Routing to an id that
+/// does not exist is refused (`RoutingError` of kind `notCreated`).
+public struct InstanceComponent<Wrapped: Component>: Routable, Sendable {
+    let storage: InstanceStorage<Wrapped>
+
+    /// No instances yet.
+    public init() {
+        storage = InstanceStorage()
+    }
+
+    /// Creates an instance.
+    ///
+    /// - Returns: Its id, for routing (`router.push(\Self.next, instance: id)`) and
+    ///   ``instance(for:)``.
+    @discardableResult
+    public func create(_ component: Wrapped) -> UUID {
+        storage.create(component)
+    }
+
+    /// The instance with `id`, if it exists.
+    public func instance(for id: UUID) -> Wrapped? {
+        storage.instance(for: id)
+    }
+
+    /// The ids of the instances, in creation order.
+    public var ids: [UUID] {
+        storage.ids
+    }
+
+    /// Dismisses the instance `id`.
+    ///
+    /// - Returns: `false` if there is no such instance, or if it is on a router's stack (pop it
+    ///   instead); the latter is reported as a `Diagnostic`.
+    @discardableResult
+    public func destroy(_ id: UUID, fileID: String = #fileID, line: UInt = #line) -> Bool {
+        storage.destroy(id, fileID: fileID, line: line)
+    }
+
+    /// Sends the id of each instance after it is created and its observers are set up.
+    public var didCreate: ValueEmitter<UUID> {
+        storage.didCreate
+    }
+
+    /// Sends the id of each instance after it is destroyed and its observers are cancelled.
+    public var didDestroy: ValueEmitter<UUID> {
+        storage.didDestroy
+    }
+}
+
+/// The host's view of an `InstanceComponent` field.
+protocol InstanceComponentProtocol {
+    var slot: any ComponentSlot { get }
+}
+
+extension InstanceComponent: InstanceComponentProtocol {
+    var slot: any ComponentSlot { storage }
+}
+
+final class InstanceStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @unchecked Sendable {  // State under its lock.
+    struct State {
+        var order: [UUID] = []
+        var instances: [UUID: (component: Wrapped, generation: UInt64)] = [:]
+        var generation: UInt64 = 0
+    }
+
+    let state = LockedState(State())
+    let didCreate = ValueEmitter<UUID>(label: "\(Wrapped.self).didCreate")
+    let didDestroy = ValueEmitter<UUID>(label: "\(Wrapped.self).didDestroy")
+
+    var entries: [SlotEntry] {
+        state.withLock { state in
+            state.order.compactMap { id in
+                state.instances[id].map { SlotEntry(id: .instance(id), component: $0.component, generation: $0.generation) }
+            }
+        }
+    }
+
+    func entry(_ id: SlotEntry.ID) -> SlotEntry? {
+        guard case .instance(let uuid) = id else { return nil }
+        return state.withLock { state in
+            state.instances[uuid].map { SlotEntry(id: id, component: $0.component, generation: $0.generation) }
+        }
+    }
+
+    var ids: [UUID] {
+        state.withLock { $0.order }
+    }
+
+    func instance(for id: UUID) -> Wrapped? {
+        state.withLock { $0.instances[id]?.component }
+    }
+
+    func create(_ component: Wrapped) -> UUID {
+        let id = UUID()
+        let (host, entry): (HostCore?, SlotEntry) = state.withLock { state in
+            state.generation += 1
+            state.order.append(id)
+            state.instances[id] = (component, state.generation)
+            return (attachment?.host, SlotEntry(id: .instance(id), component: component, generation: state.generation))
+        }
+        if let host {
+            host.slotChanged(self, .created(entry))
+        } else {
+            announce(created: true, entry)
+        }
+        return id
+    }
+
+    func destroy(_ id: UUID, fileID: String, line: UInt) -> Bool {
+        guard mayDestroy(.instance(id), "InstanceComponent<\(Wrapped.self)>.destroy(\(id))", fileID: fileID, line: line) else {
+            return false
+        }
+        let host = attachment?.host
+        guard remove(.instance(id)) else { return false }
+        if let host {
+            host.slotChanged(self, .removed(.instance(id)))
+        } else {
+            didDestroy.send(id)
+        }
+        return true
+    }
+
+    func remove(_ id: SlotEntry.ID) -> Bool {
+        guard case .instance(let uuid) = id else { return false }
+        return state.withLock { state in
+            guard state.instances.removeValue(forKey: uuid) != nil else { return false }
+            // The newest instances are the ones usually removed (popped): search from the end.
+            if let index = state.order.lastIndex(of: uuid) { state.order.remove(at: index) }
+            return true
+        }
+    }
+
+    func announce(created: Bool, _ entry: SlotEntry) {
+        guard case .instance(let id) = entry.id else { return }
+        EventLog.record(.lifecycle, source: "\(Wrapped.self)[\(id.uuidString.prefix(8))]", payload: created ? "didCreate" : "didDestroy")
+        (created ? didCreate : didDestroy).send(id)
+    }
+}

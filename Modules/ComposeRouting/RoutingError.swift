@@ -1,0 +1,32 @@
+/// Why a router refused a navigation. The stack is left as it was.
+public struct RoutingError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// `pop()` with nothing above the root (or above the default content).
+        case poppingRoot
+        /// The key path does not lead to a component of the router's owner: a computed
+        /// property, a value that is not a component, or a key path rooted in another type.
+        case notRoutable
+        /// A dynamic component that was never created, or an instance that does not exist.
+        case notCreated
+        /// The component is already on this router's stack.
+        case alreadyOnStack
+        /// `@EnclosingRouter` used by a component with no router above it.
+        case noEnclosingRouter
+    }
+
+    public let kind: Kind
+    /// The route involved, as written.
+    public let route: String
+    /// What went wrong, and what to do.
+    public let reason: String
+
+    package init(_ kind: Kind, route: String, reason: String) {
+        self.kind = kind
+        self.route = route
+        self.reason = reason
+    }
+
+    public var description: String {
+        "\(kind.rawValue) \(route): \(reason)"
+    }
+}

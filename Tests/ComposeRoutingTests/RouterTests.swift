@@ -1,0 +1,110 @@
+import ComposeEmitters
+import ComposeRouting
+import ComposeTestSupport
+import Dispatch
+import Observation
+import Testing
+
+/// A router on its own, before any host binds it.
+@Suite struct RouterTests {
+    struct Page: Routable {
+        var title = ""
+    }
+
+    struct Owner: Routable {
+        let home = Page(title: "home")
+        let detail = Page(title: "detail")
+        let settings = Page(title: "settings")
+        var computed: Page { home }
+    }
+
+    @Test func aStartedRouterKeepsItsRoot() {
+        let router = Router(start: \Owner.home)
+        #expect(router.paths == [\Owner.home])
+        #expect(router.push(\Owner.detail))
+        #expect(router.push(\Owner.settings, animated: false))
+        #expect(router.path == \Owner.settings)
+        #expect(router.pop())
+        #expect(router.popToRoot())
+        #expect(router.paths == [\Owner.home])
+        let (popped, found) = recordingDiagnostics { router.pop() }
+        #expect(!popped)
+        #expect(found.first?.contains("nothing above its root") == true)
+    }
+
+    @Test func replaceMakesANewRoot() {
+        let router = Router(start: \Owner.home)
+        router.push(\Owner.detail)
+        #expect(router.replace(\Owner.settings))
+        #expect(router.paths == [\Owner.settings])
+        _ = diagnostics { #expect(!router.pop()) }
+    }
+
+    @Test func defaultContentLiesUnderTheStack() {
+        let router = Router()
+        #expect(router.hasDefaultContent)
+        #expect(router.path == nil)
+        #expect(router.push(\Owner.detail))
+        #expect(router.pop())
+        #expect(router.depth == 0)
+        _ = diagnostics { #expect(!router.pop()) }
+    }
+
+    @Test func refusalsNameTheRouteAndTheReason() {
+        let router = Router(start: \Owner.home)
+        let errors = Recorder<RoutingError>()
+        router.errors += { errors.record($0) }
+        _ = diagnostics {
+            router.push(\Owner.home)            // already on the stack
+            router.push(\Owner.computed)        // not stored
+            router.push(\RouterTests.Wrapper.page)  // another owner
+        }
+        #expect(errors.values.map(\.kind) == [.alreadyOnStack, .notRoutable, .notRoutable])
+        #expect(errors.values[0].reason.contains("position 0"))
+        #expect(errors.values[2].reason.contains("rooted in Wrapper, but Router<Owner> belongs to Owner"))
+        #expect(router.paths == [\Owner.home])
+    }
+
+    struct Wrapper {
+        let page = Page()
+    }
+
+    @Test func emittersSendAfterTheStackChanged() {
+        let router = Router(start: \Owner.home)
+        let seen = Recorder<String>()
+        router.didPush += { change in seen.record("push \(change.depth) now \(router.depth)") }
+        router.didPop += { change in seen.record("\(change.kind) \(change.depth + change.popped.count)->\(change.depth)") }
+        router.didReplace += { change in seen.record("replace animated=\(change.animated)") }
+        router.push(\Owner.detail)
+        router.pop()
+        router.replace(\Owner.settings)
+        #expect(seen.values == ["push 2 now 2", "pop 2->1", "replace animated=false"])
+    }
+
+    @Test func pathsAreObservable() {
+        let router = Router(start: \Owner.home)
+        let changes = Recorder<Int>()
+        withObservationTracking { _ = router.paths } onChange: { changes.record(1) }
+        router.push(\Owner.detail)
+        #expect(changes.count == 1)
+    }
+
+    @Test func concurrentNavigationKeepsTheStackConsistent() {
+        let router = Router()
+        let pages: [any KeyPath<Owner, Page> & Sendable] = [\.home, \.detail, \.settings]
+        _ = diagnostics {
+            DispatchQueue.concurrentPerform(iterations: 8) { worker in
+                for step in 0..<2_000 {
+                    if (worker + step).isMultiple(of: 2) {
+                        router.push(pages[(worker + step) % 3])
+                    } else {
+                        router.pop()
+                    }
+                }
+            }
+        }
+        let routes = router.routes
+        #expect(Set(routes).count == routes.count)  // never a duplicate
+        #expect(routes.count <= 3)
+    }
+}

@@ -1,0 +1,99 @@
+import Compose
+import ComposeTestSupport
+import Dispatch
+import Testing
+
+/// The README's `UserService`, with a counter to see creation happen once.
+struct UserService: Service {
+    static let Name = "storyline.user"
+    static let creations = Recorder<Int>()
+
+    let name: String
+    let session = SignalEmitter()
+
+    init() {
+        Self.creations.record(1)
+        name = "real"
+    }
+
+    init(name: String) {
+        self.name = name
+    }
+
+    func login() {
+        session.send()
+    }
+}
+
+extension Services {
+    var user: UserService {
+        get { self[UserService.self] }
+        set { self[UserService.self] = newValue }
+    }
+}
+
+struct SlowService: Service {
+    static let creations = Recorder<Int>()
+    init() {
+        Self.creations.record(1)
+        for _ in 0..<10_000 { _ = Int.random(in: 0...1) }  // take a moment: others must wait
+    }
+}
+
+struct NeedsUser: Service {
+    let userName: String
+    init() { userName = Services.current.user.name }  // one service's init reads another
+}
+
+struct Cyclic: Service {
+    init() { _ = Services.current[Cyclic.self] }
+}
+
+@Suite struct ServicesTests {
+    struct AuthComponent: Component {
+        let login = SignalEmitter()
+        var observers: Void {
+            login += { services.user.login() }
+        }
+    }
+
+    @Test func componentsReachServicesAndOverridesStayInTheirScope() {
+        let replacement = UserService(name: "replacement")
+        let sessions = Recorder<String>()
+        replacement.session += { sessions.record("replacement") }
+        Services.withOverrides({ $0.user = replacement }) {
+            let host = ComponentHost(AuthComponent())
+            host.root.login.send()
+            #expect(Services.current.user.name == "replacement")
+            host.unmount()
+        }
+        #expect(sessions.values == ["replacement"])
+    }
+
+    @Test func aServiceIsCreatedOnceEvenFromManyThreads() {
+        Services.withOverrides({ _ in }) {
+            let before = SlowService.creations.count
+            let scope = Services.current
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                _ = scope[SlowService.self]
+            }
+            _ = Services.current[SlowService.self]
+            #expect(SlowService.creations.count == before + 1)
+        }
+    }
+
+    @Test func servicesCreatedInAScopeStayInIt() {
+        let outside = Services.withOverrides({ _ in }) { Services.current[NeedsUser.self].userName }
+        let inside = Services.withOverrides({ $0.user = UserService(name: "mock") }) {
+            Services.current[NeedsUser.self].userName
+        }
+        #expect(outside == "real")
+        #expect(inside == "mock")  // not the one the other scope created
+    }
+
+    @Test func aServiceReadingItselfIsAClearError() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Services.current[Cyclic.self]
+        }
+    }
+}
