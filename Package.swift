@@ -110,6 +110,17 @@ targets.append(
     )
 )
 
+// Fuzz targets: libFuzzer entry points, built with -sanitize=fuzzer by Scripts/fuzz; built
+// normally, each replays the inputs given on its command line.
+targets.append(
+    .executableTarget(
+        name: "FuzzDeepLink",
+        dependencies: ["ComposeRouting"],
+        path: "Fuzz/DeepLink",
+        exclude: ["corpus"]
+    )
+)
+
 targets.append(
     .executableTarget(
         name: "ComposeBenchmarks",

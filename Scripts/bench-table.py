@@ -134,6 +134,8 @@ compare("push+pop: cost at depth 1,000 vs depth 1", "Components/push+pop at dept
         "Components/push+pop at depth 1/Compose", "cost", "<= 2x cost", lambda r: r <= 2)
 compare("mounting: cost per component, 10,000 vs 1,000", "Components/mount a tree of 10000/Compose",
         "Components/mount a tree of 1000/Compose", "cost", "<= 1.2x (12x in total)", lambda r: r <= 1.2)
+compare("parsing: cost of 1,000 segments vs 20", "Routing/parse 1000 segments/Compose",
+        "Routing/parse 20 segments/Compose", "cost", "<= 60x cost", lambda r: r <= 60)
 
 # (row, benchmark, metric, target text, check on the metric's median)
 COUNTS = [
@@ -150,6 +152,8 @@ ABSOLUTE = [
     ("diff of 10,000 identified elements", "Store/diff 10000 elements/Compose", "", None),
     ("one push or pop at depth 1,000", "Components/push+pop at depth 1000/Compose", "", None),
     ("mounting, per component (tree of 10,000)", "Components/mount a tree of 10000/Compose", "", None),
+    ("parse and apply a 20-segment deep link", "Routing/parse+apply 20-segment deep link/Compose", "", None),
+    ("parse a 20-segment path", "Routing/parse 20 segments/Compose", "", None),
     ("diff of 100,000 identified elements", "Store/diff 100000 elements/Compose", "", None),
 ]
 

@@ -13,7 +13,7 @@ func componentBenchmarks() {
 }
 
 /// A screen of a router: an instance per level of the stack.
-struct Screen: Component {
+struct StackScreen: Component {
     let tap = SignalEmitter()
     var observers: Void {
         tap += {}
@@ -22,18 +22,18 @@ struct Screen: Component {
 
 /// A router component with `depth - 1` instances pushed on top of its start route, and one
 /// more child to push and pop.
-struct Navigator: RouterComponent {
-    let start = Screen()
-    let extra = Screen()
-    let screens = InstanceComponent<Screen>()
+struct StackOwner: RouterComponent {
+    let start = StackScreen()
+    let extra = StackScreen()
+    let screens = InstanceComponent<StackScreen>()
     let router = Router(start: \Self.start)
     var observers: Void { None }
 }
 
 private func navigation(atDepth depth: Int) {
-    let host = ComponentHost(Navigator())
+    let host = ComponentHost(StackOwner())
     for _ in 1..<depth {
-        host.root.router.push(\Navigator.screens, instance: host.root.screens.create(Screen()), animated: false)
+        host.root.router.push(\StackOwner.screens, instance: host.root.screens.create(StackScreen()), animated: false)
     }
     precondition(host.root.router.depth == depth)
     let pairs = 1_000
@@ -42,7 +42,7 @@ private func navigation(atDepth depth: Int) {
         configuration: scenario(ops: pairs * 2, unit: "navigations")
     ) { _ in
         for _ in 0..<pairs {
-            host.root.router.push(\Navigator.extra, animated: false)
+            host.root.router.push(\StackOwner.extra, animated: false)
             host.root.router.pop(animated: false)
         }
         precondition(host.root.router.depth == depth)

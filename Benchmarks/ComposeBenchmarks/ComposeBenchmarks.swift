@@ -21,6 +21,7 @@ let benchmarks: @Sendable () -> Void = {
     refsBenchmarks()
     diffBenchmarks()
     componentBenchmarks()
+    routingBenchmarks()
 }
 
 /// The configuration of a benchmark whose iteration performs `ops` operations of kind `unit`.

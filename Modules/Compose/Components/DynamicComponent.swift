@@ -79,6 +79,13 @@ protocol DynamicComponentProtocol {
     var slot: any ComponentSlot { get }
 }
 
+extension DynamicComponent: DynamicRoutable {
+    /// The created component (for routing paths).
+    public var created: Wrapped? {
+        component
+    }
+}
+
 extension DynamicComponent: DynamicComponentProtocol {
     var slot: any ComponentSlot { storage }
 }

@@ -78,6 +78,8 @@ protocol InstanceComponentProtocol {
     var slot: any ComponentSlot { get }
 }
 
+extension InstanceComponent: InstanceRoutable {}
+
 extension InstanceComponent: InstanceComponentProtocol {
     var slot: any ComponentSlot { storage }
 }

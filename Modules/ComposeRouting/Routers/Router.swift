@@ -60,7 +60,7 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
     public let didPush: ValueEmitter<RouteChange>
     /// Sends each pop and pop-to-root.
     public let didPop: ValueEmitter<RouteChange>
-    /// Sends each replace.
+    /// Sends each replace, and each navigation to a routing path (kind `set`).
     public let didReplace: ValueEmitter<RouteChange>
     /// Sends each refused navigation.
     public let errors: ValueEmitter<RoutingError>
@@ -257,6 +257,8 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
                     state.stack.removeSubrange(minimum...)
                     for route in popped { state.onStack.remove(route) }
                 }
+            case .set:
+                preconditionFailure("set goes through set(_:animated:)")
             }
             return .success(RouteChange(
                 kind: kind, popped: popped, pushed: pushed,
@@ -280,7 +282,7 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         switch change.kind {
         case .push: didPush.send(change)
         case .pop, .popToRoot: didPop.send(change)
-        case .replace: didReplace.send(change)
+        case .replace, .set: didReplace.send(change)
         }
     }
 
@@ -322,6 +324,38 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
             instance: instance,
             location: RouteLocation(anchor: anchor, offset: offset, target: Target.self)
         ))
+    }
+
+    /// Makes the stack exactly `routes` (a routing path's), keeping the common bottom part.
+    ///
+    /// - Returns: Whether it was done: refused if a route appears twice, if a start-route
+    ///   router would be left without a root, or if the host refuses a route.
+    @discardableResult
+    package func set(_ routes: [Route], animated: Bool, fileID: String = #fileID, line: UInt = #line) -> Bool {
+        if routes.isEmpty && !hasDefaultContent {
+            return refuse(RoutingError(.poppingRoot, route: "[]", reason: "\(label) needs a root route"), fileID: fileID, line: line)
+        }
+        if Set(routes).count != routes.count {
+            return refuse(RoutingError(.alreadyOnStack, route: "\(routes)", reason: "a route appears twice"), fileID: fileID, line: line)
+        }
+        let current = Set(state.withLock { $0.stack })
+        for route in routes where !current.contains(route) {
+            if let problem = resolver?.problem(with: route, on: self) { return refuse(problem, fileID: fileID, line: line) }
+        }
+        let change: RouteChange = state.withLock { state in
+            let previousTop = state.stack.last
+            var common = 0
+            while common < min(state.stack.count, routes.count), state.stack[common] == routes[common] { common += 1 }
+            let popped = Array(state.stack[common...])
+            state.stack = routes
+            state.onStack = Set(routes)
+            return RouteChange(
+                kind: .set, popped: popped, pushed: Array(routes[common...]),
+                previousTop: previousTop, top: routes.last, depth: routes.count, animated: animated
+            )
+        }
+        if !change.popped.isEmpty || !change.pushed.isEmpty { announce(change) }
+        return true
     }
 
     // MARK: Host

@@ -6,6 +6,8 @@ public struct RouteChange: Sendable, Equatable, CustomStringConvertible {
     /// The kind of navigation.
     public enum Kind: String, Sendable {
         case push, pop, popToRoot, replace
+        /// The whole stack set to a routing path's routes.
+        case set
     }
 
     public let kind: Kind

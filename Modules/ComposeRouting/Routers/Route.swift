@@ -48,12 +48,21 @@ package struct RouteLocation: Hashable, Sendable {
     package let target: ObjectIdentifier
     /// The target type's name, for messages.
     package let targetName: String
+    /// The target's type.
+    package var targetType: Any.Type { type.type }
+    private let type: SendableType
+
+    /// A metatype, immutable.
+    private struct SendableType: @unchecked Sendable {
+        let type: Any.Type
+    }
 
     package init(anchor: ObjectIdentifier?, offset: Int, target: Any.Type) {
         self.anchor = anchor
         self.offset = offset
         self.target = ObjectIdentifier(target)
         self.targetName = String(describing: target)
+        self.type = SendableType(type: target)
     }
 
     package static func == (lhs: RouteLocation, rhs: RouteLocation) -> Bool {

@@ -1,0 +1,141 @@
+import ComposeRouting
+
+extension ComponentHost {
+    /// Navigates the tree along `path`: every router on the way gets exactly the path's routes
+    /// for it, creating the dynamic and instance components they need.
+    ///
+    /// ```swift
+    /// try host.navigate(to: RoutingPath(parsing: "/home/detail?id=0"), with: appNavigator)
+    /// ```
+    ///
+    /// The path is resolved against `navigator` (conditions are checked now). Its screens go
+    /// on the root's router, in order, until one shows a router component; the following ones
+    /// go on that component's router, and so on. A router whose component ends the path
+    /// returns to its root. A route already on a router, at its place, for the same screen, is
+    /// kept (its component is not made again), so navigating to the current path changes
+    /// nothing.
+    ///
+    /// - Throws: ``DeepLinkError``: the path does not resolve, a screen is not on the router
+    ///   the path reaches there, a screen has no destination, or a screen appears twice on one
+    ///   router. Nothing has changed then: every check is made before anything moves.
+    public func navigate(to path: RoutingPath, with navigator: Navigator) throws(DeepLinkError) {
+        let resolved = try navigator.resolve(path)
+        let groups = try plan(resolved)
+        var owner: Any = root
+        for (position, group) in groups.enumerated() {
+            guard let routerComponent = owner as? any RouterComponent else { break }
+            let router = routerComponent.router
+            guard !group.isEmpty else {
+                router.popToRoot(animated: false)
+                break
+            }
+            let current = router.routes
+            var routes: [Route] = []
+            for (offset, element) in group.enumerated() {
+                let destination = element.destination!
+                if offset < current.count, destination.matches(current[offset], owner: ObjectIdentifier(type(of: owner))),
+                    let screen = destination.readScreen(owner, current[offset]), AnyHashable(screen) == AnyHashable(element.screen)
+                {
+                    routes.append(current[offset])
+                } else {
+                    routes.append(destination.makeRoute(owner, element.screen))
+                }
+            }
+            guard router.set(routes, animated: false) else {
+                throw DeepLinkError(segment: nil, .routing("\(router.label) refused the path's routes"))
+            }
+            guard position + 1 < groups.count, let last = routes.last, let shown = group.last!.destination!.shown(owner, last) else {
+                break
+            }
+            owner = shown
+        }
+    }
+
+    /// Parses `link` and navigates along it; see ``navigate(to:with:)``.
+    public func open(
+        _ link: String,
+        scheme: String? = nil,
+        limits: DeepLinkLimits = .default,
+        with navigator: Navigator
+    ) throws(DeepLinkError) {
+        try navigate(to: RoutingPath(parsing: link, scheme: scheme, limits: limits), with: navigator)
+    }
+
+    /// Re-resolves the current path, for when a navigator's condition changed (a user logged
+    /// in or out): a path the condition now refuses moves to what the navigator gives instead
+    /// (a wildcard's screen).
+    public func refreshPath(with navigator: Navigator) throws(DeepLinkError) {
+        try navigate(to: routingPath(with: navigator), with: navigator)
+    }
+
+    /// The tree's current routing path: the routes on the root's router, then on the router
+    /// of the component its top route shows, and so on, as screens of `navigator`.
+    ///
+    /// - Throws: ``DeepLinkError`` of reason `unrepresentable` for a route no screen of
+    ///   `navigator` stands for, or whose screen cannot be read back (a dynamic or instance
+    ///   component's screen needs `read:`).
+    public func routingPath(with navigator: Navigator) throws(DeepLinkError) -> RoutingPath {
+        let destinations = navigator.destinations
+        var screens: [any Screen] = []
+        var owner: Any = root
+        while let routerComponent = owner as? any RouterComponent {
+            let routes = routerComponent.router.routes
+            var last: (Route, Destination)?
+            for route in routes {
+                let ownerType = ObjectIdentifier(type(of: owner))
+                guard let match = destinations.first(where: { $0.destination.matches(route, owner: ownerType) }) else {
+                    throw DeepLinkError(segment: screens.count, .unrepresentable(route: route.description))
+                }
+                guard let screen = match.destination.readScreen(owner, route) else {
+                    throw DeepLinkError(
+                        segment: screens.count,
+                        .unrepresentable(route: "\(route) (\(match.type.name) cannot be read back from its component)")
+                    )
+                }
+                screens.append(screen)
+                last = (route, match.destination)
+            }
+            guard let (route, destination) = last, let shown = destination.shown(owner, route), shown is any RouterComponent else {
+                break
+            }
+            owner = shown
+        }
+        return RoutingPath(screens: screens)
+    }
+
+    /// Splits a resolved path into the screens of each router along it, checking everything
+    /// that can be checked before anything moves.
+    private func plan(_ resolved: ResolvedPath) throws(DeepLinkError) -> [[ResolvedPath.Element]] {
+        guard Root.self is any RouterComponent.Type else {
+            let name = resolved.elements.first.map { type(of: $0.screen).name } ?? ""
+            throw DeepLinkError(segment: 0, .notOnRouter(screen: name, router: "\(Root.self), which is not a router component"))
+        }
+        var groups: [[ResolvedPath.Element]] = [[]]
+        var owner = (type: ObjectIdentifier(Root.self), name: "\(Root.self)")
+        var seen: Set<RouteLocation> = []
+        for (index, element) in resolved.elements.enumerated() {
+            let name = type(of: element.screen).name
+            guard let destination = element.destination else {
+                throw DeepLinkError(segment: index, .noDestination(screen: name))
+            }
+            guard destination.owner == owner.type else {
+                throw DeepLinkError(segment: index, .notOnRouter(screen: name, router: "the router of \(owner.name)"))
+            }
+            guard isInstanceRoute(destination) || seen.insert(destination.location).inserted else {
+                throw DeepLinkError(segment: index, .routing("\(name) appears twice on the router of \(owner.name)"))
+            }
+            groups[groups.count - 1].append(element)
+            if let routerType = destination.shownType as? any RouterComponent.Type {
+                owner = (ObjectIdentifier(routerType), "\(routerType)")
+                seen = []
+                groups.append([])
+            }
+        }
+        return groups
+    }
+
+    /// Whether a destination routes to new instances (which never repeat).
+    private func isInstanceRoute(_ destination: Destination) -> Bool {
+        destination.location.targetType is any InstanceComponentProtocol.Type
+    }
+}
