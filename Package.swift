@@ -17,6 +17,9 @@ let externalPackages: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     // Tests (and ComposeTesting): a clock that tests advance by hand.
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    // ComposeTesting: failures reported under XCTest and Swift Testing alike, and readable diffs.
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     // Benchmarks only: the harness and the peer measured in the same run.
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
@@ -24,6 +27,10 @@ let externalPackages: [Package.Dependency] = [
 
 let deque: Target.Dependency = .product(name: "DequeModule", package: "swift-collections")
 let clocks: Target.Dependency = .product(name: "Clocks", package: "swift-clocks")
+let issueReporting: Target.Dependency = .product(name: "IssueReporting", package: "xctest-dynamic-overlay")
+// Linked, never imported: it lets IssueReporting record failures in the running test framework.
+let issueReportingTestSupport: Target.Dependency = .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay")
+let customDump: Target.Dependency = .product(name: "CustomDump", package: "swift-custom-dump")
 
 // MARK: - The module table
 
@@ -65,8 +72,11 @@ let modules: [Module] = [
             "ComposeRouting",
         ]
     ),
-    // Its external dependencies (swift-clocks, IssueReporting, CustomDump) join with its first API.
-    Module(name: "ComposeTesting", siblings: runtimeModules, tested: false),
+    Module(
+        name: "ComposeTesting",
+        siblings: runtimeModules,
+        external: [clocks, issueReporting, issueReportingTestSupport, customDump]
+    ),
 ]
 
 // MARK: - Targets derived from the table
@@ -98,7 +108,7 @@ for module in modules {
 
 // Helpers this package's test targets share (not a product; users get ComposeTesting).
 targets.append(
-    .target(name: "ComposeTestSupport", dependencies: ["ComposeEmitters", "ComposeStore", clocks], path: "Tests/Support")
+    .target(name: "ComposeTestSupport", dependencies: ["ComposeEmitters", "ComposeStore", "ComposeTesting", clocks], path: "Tests/Support")
 )
 
 // A process that ComposePersistence's crash tests kill in the middle of saving.

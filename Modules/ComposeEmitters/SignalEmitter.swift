@@ -38,4 +38,9 @@ public final class SignalEmitter: Emitter {
     public var subscriberCount: Int {
         core.subscriberCount
     }
+
+    /// The label given at creation, if any.
+    public var label: String? {
+        core.label
+    }
 }

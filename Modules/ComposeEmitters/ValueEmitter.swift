@@ -43,4 +43,9 @@ public final class ValueEmitter<Value: Sendable>: Emitter {
     public var subscriberCount: Int {
         core.subscriberCount
     }
+
+    /// The label given at creation, if any.
+    public var label: String? {
+        core.label
+    }
 }

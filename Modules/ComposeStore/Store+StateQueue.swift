@@ -36,3 +36,11 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// The asynchronous work of the store still going: queued `setState`/`withState` pieces, and
+    /// the key paths of running `execute` calls. For test helpers.
+    package var pendingWork: (queued: Int, executing: [AnyKeyPath]) {
+        (storage.stateQueue.pendingCount, storage.executions.runningKeyPaths)
+    }
+}

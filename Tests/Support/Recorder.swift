@@ -1,7 +1,7 @@
 // Helpers shared by this package's test targets. Not a product: the helpers users put in their
 // own tests live in ComposeTesting.
 
-public import Clocks
+@_exported public import ComposeTesting
 import ComposeEmitters
 
 /// Collects what handlers receive, from any thread.
@@ -44,28 +44,4 @@ public func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool
         await Task.yield()
     }
     return true
-}
-
-extension TestClock<Duration> {
-    /// Advances the clock, then keeps waking sleepers that registered late (a task that reached
-    /// `sleep(until:)` only after the advance) until `condition` holds.
-    ///
-    /// `TestClock.sleep(until:)` suspends when the deadline equals `now`, so a timer task that
-    /// starts just after `advance(by:)` would otherwise wait for the next advance.
-    @discardableResult
-    public func advance(by duration: Duration, until condition: () -> Bool) async -> Bool {
-        await advance(by: duration)
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            await advance(by: .zero)
-        }
-        return true
-    }
-
-    /// Advances the clock and lets every task that became due run.
-    public func settle(by duration: Duration) async {
-        await advance(by: duration)
-        for _ in 0..<20 { await advance(by: .zero) }
-    }
 }

@@ -520,6 +520,9 @@ final class HostCore: RouteResolving, @unchecked Sendable {  // Mutable state un
                 descendant.isBound = false
                 descendant.isVisibleNow = false
                 descendant.shownChildren = []
+                // A node someone still holds must not keep its subtree alive.
+                descendant.staticChildren = [:]
+                descendant.slotChildren = [:]
                 for identity in descendant.ownedIdentities where tree.owners[identity] === descendant {
                     tree.owners[identity] = nil
                 }

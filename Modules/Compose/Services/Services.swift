@@ -31,7 +31,11 @@ import ComposeEmitters
 /// Overrides follow the task: a handler that runs on another thread (a `DispatchQueue`, a
 /// store's background queue) reads the app's services.
 public struct Services: Sendable {
-    let storage: ServiceStorage
+    package let storage: ServiceStorage
+
+    package init(storage: ServiceStorage) {
+        self.storage = storage
+    }
 
     /// The services that code running now reads: the innermost override scope's, or the app's.
     public static var current: Services {
@@ -74,12 +78,12 @@ public struct Services: Sendable {
 }
 
 /// The services of the app, or of an override scope.
-final class ServiceStorage: @unchecked Sendable {  // `values` under its lock; creation under `creation`.
+package final class ServiceStorage: @unchecked Sendable {  // `values` under its lock; creation under `creation`.
     /// The app's services.
     static let app = ServiceStorage(parent: nil)
 
     /// The innermost override scope.
-    @TaskLocal static var scoped: ServiceStorage?
+    @TaskLocal package static var scoped: ServiceStorage?
 
     /// An override scope's parent: replacements set in an enclosing scope apply inside.
     let parent: ServiceStorage?
@@ -89,7 +93,7 @@ final class ServiceStorage: @unchecked Sendable {  // `values` under its lock; c
     /// The services being created, to tell a cycle from a wait. Guarded by `creation`.
     private var beingCreated: [(key: ObjectIdentifier, name: String)] = []
 
-    init(parent: ServiceStorage?) {
+    package init(parent: ServiceStorage?) {
         self.parent = parent
     }
 

@@ -37,6 +37,11 @@ final class Executions: Sendable {
         }
     }
 
+    /// The key paths of the runs still going.
+    var runningKeyPaths: [AnyKeyPath] {
+        running.withLock { Array($0.keys) }
+    }
+
     /// Cancels every run.
     func cancelAll() {
         let tasks = running.withLock { running in

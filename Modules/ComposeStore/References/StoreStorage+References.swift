@@ -77,3 +77,15 @@ extension StoreStorage {
         notifier.deliverBacklog()
     }
 }
+
+/// Something that refers to shared entries, for leak checks.
+package protocol ReferenceHolder: AnyObject {
+    /// The entries referred to now.
+    var referencedObjects: [AnyObject] { get }
+}
+
+extension StoreStorage: ReferenceHolder {
+    package var referencedObjects: [AnyObject] {
+        core.withLock { $0.referenced.values.map { $0 as AnyObject } }
+    }
+}

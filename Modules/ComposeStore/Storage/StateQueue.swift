@@ -46,6 +46,11 @@ final class StateQueue<State: AnyState>: Sendable {
         Task.detached { work() }
     }
 
+    /// The queued `setState` and `withState` work not yet done, the running piece included.
+    var pendingCount: Int {
+        pending.withLock { $0.mutations.count + $0.reads.count + ($0.isRunning ? 1 : 0) }
+    }
+
     func enqueue(mutation: @escaping @Sendable (inout State) -> Void, on storage: StoreStorage<State>) {
         let start = pending.withLock { pending in
             pending.mutations.append(mutation)

@@ -1,0 +1,134 @@
+import Compose
+import ComposeTesting
+import Foundation
+import Testing
+
+@Suite struct ComponentTesterTests {
+    struct LogInComponent: Component {
+        let openSignUp = SignalEmitter()
+        var observers: Void { None }
+    }
+
+    struct SignUpComponent: Component {
+        let openLogIn = SignalEmitter()
+        var observers: Void { None }
+    }
+
+    struct EditorComponent: Component {
+        @Store var state: Draft
+        let close = SignalEmitter()
+        @EnclosingRouter var router
+        var observers: Void {
+            close += { router.pop() }
+        }
+    }
+
+    struct Draft: AnyState {
+        var text = ""
+    }
+
+    struct AuthComponent: RouterComponent {
+        let logIn = LogInComponent()
+        let signUp = SignUpComponent()
+        let editor = DynamicComponent<EditorComponent>()
+        let openEditor = SignalEmitter()
+        let router = Router(start: \Self.logIn)
+        var observers: Void {
+            logIn.openSignUp += { router.replace(\Self.signUp) }
+            signUp.openLogIn += { router.replace(\Self.logIn) }
+            openEditor += {
+                editor.create(EditorComponent())
+                router.push(\Self.editor)
+            }
+        }
+    }
+
+    @Test func drivesATreeAndChecksIt() {
+        let tester = ComponentTester(AuthComponent())
+        tester.expectVisible(["AuthComponent", "AuthComponent/logIn"])
+        tester.send(tester.root.logIn.openSignUp)
+        tester.expectVisible(\.signUp)
+        tester.expectVisible(\.logIn, false)
+        tester.expectStack(tester.root.router, [\AuthComponent.signUp])
+        tester.send(tester.root.openEditor)
+        tester.expectVisible(["AuthComponent", "AuthComponent/editor"])
+        tester.unmount()
+    }
+
+    @Test func wrongExpectationsFail() {
+        let tester = ComponentTester(AuthComponent())
+        expectFailure("The visible components do not match", "+   [1]: \"AuthComponent/logIn\"") {
+            tester.expectVisible(["AuthComponent", "AuthComponent/signUp"])
+        }
+        expectFailure("Router<AuthComponent>'s stack does not match") {
+            tester.expectStack(tester.root.router, [\AuthComponent.signUp])
+        }
+        tester.unmount()
+    }
+
+    @Test func aRefusedNavigationFailsTheTest() {
+        let tester = ComponentTester(AuthComponent())
+        expectFailure("Compose reported: Router<AuthComponent> refused: poppingRoot") {
+            tester.run { _ = tester.root.router.pop() }
+        }
+        tester.unmount()
+    }
+
+    /// Holds what a leaking observer captured, so the leak is real.
+    nonisolated(unsafe) static var leaked: [SignalEmitter] = []
+
+    @Test func aLeakIsReportedAtUnmount() {
+        let tester = ComponentTester(AuthComponent())
+        tester.send(tester.root.openEditor)
+        // A created component's emitter kept alive by the test: reported.
+        Self.leaked.append(tester.root.editor.component!.close)
+        expectFailure("After unmounting, still alive:", "a SignalEmitter of a created component") {
+            tester.unmount()
+        }
+        Self.leaked.removeAll()
+    }
+
+    @Test func manualVisibility() {
+        let tester = ComponentTester(AuthComponent(), visibility: .manual)
+        tester.expectVisible([])
+        tester.appear(\.signUp)
+        tester.expectVisible(\.signUp)
+        tester.disappear(\.signUp)
+        tester.expectVisible(\.signUp, false)
+        tester.unmount()
+    }
+}
+
+/// A service each parallel test replaces with its own.
+struct Greeter: Service {
+    var name = "app"
+}
+
+extension Services {
+    var greeter: Greeter {
+        get { self[Greeter.self] }
+        set { self[Greeter.self] = newValue }
+    }
+}
+
+@Suite struct ServiceOverrideTests {
+    struct Greeting: Component {
+        let greet = SignalEmitter()
+        let heard = LockedBox<[String]>([])
+        var observers: Void {
+            greet += { heard.mutate { $0.append(services.greeter.name) } }
+        }
+    }
+
+    @Test(arguments: (0..<16).map { "test \($0)" })
+    func eachTestSeesItsOwnServices(name: String) async {
+        let tester = ComponentTester(Greeting(), services: { $0.greeter = Greeter(name: name) })
+        for _ in 0..<50 {
+            tester.send(tester.root.greet)
+            await Task.yield()
+        }
+        #expect(tester.root.heard.mutate { $0 } == Array(repeating: name, count: 50))
+        #expect(Services.current.greeter.name == "app")  // outside the tester: the app's
+        tester.unmount()
+    }
+}
