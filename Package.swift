@@ -70,7 +70,8 @@ let modules: [Module] = [
         siblings: [
             "ComposeEmitters", "ComposeValidation", "ComposeStore", "ComposePersistence", "ComposeRefs",
             "ComposeRouting",
-        ]
+        ],
+        testDependencies: [.target(name: "ComposeSoakApp")]
     ),
     Module(
         name: "ComposeTesting",
@@ -111,6 +112,15 @@ targets.append(
     .target(name: "ComposeTestSupport", dependencies: ["ComposeEmitters", "ComposeStore", "ComposeTesting", clocks], path: "Tests/Support")
 )
 
+// Stress tests: many tasks on shared emitters and stores, exact counts (run under TSan in CI).
+targets.append(
+    .testTarget(
+        name: "ComposeStressTests",
+        dependencies: ["ComposeEmitters", "ComposeStore", "ComposeRefs", "ComposeTestSupport"],
+        path: "Tests/ComposeStressTests"
+    )
+)
+
 // A process that ComposePersistence's crash tests kill in the middle of saving.
 targets.append(
     .executableTarget(
@@ -120,16 +130,35 @@ targets.append(
     )
 )
 
-// Fuzz targets: libFuzzer entry points, built with -sanitize=fuzzer by Scripts/fuzz; built
-// normally, each replays the inputs given on its command line.
+// The soak: the app it drives and the checks (a library, also run briefly by ComposeTests), the
+// executable CI runs, and the allocator statistics it reads.
+targets.append(.target(name: "HeapStats", path: "Tests/HeapStats"))
 targets.append(
-    .executableTarget(
-        name: "FuzzDeepLink",
-        dependencies: ["ComposeRouting"],
-        path: "Fuzz/DeepLink",
-        exclude: ["corpus"]
+    .target(
+        name: "ComposeSoakApp",
+        dependencies: ["Compose", "ComposePersistence", "ComposeRefs", "ComposeTestSupport", "HeapStats"],
+        path: "Tests/Soak/App"
     )
 )
+targets.append(.executableTarget(name: "ComposeSoak", dependencies: ["ComposeSoakApp"], path: "Tests/Soak/Main"))
+
+// Fuzz targets: libFuzzer entry points, built with -sanitize=fuzzer by Scripts/fuzz; built
+// normally, each replays the inputs given on its command line.
+targets.append(.target(name: "FuzzSupport", path: "Fuzz/Support"))
+for (name, dependencies) in [
+    ("DeepLink", ["ComposeRouting"]),
+    ("Persistence", ["ComposePersistence", "ComposeRefs", "ComposeStore"]),
+    ("Validation", ["ComposeValidation"]),
+] {
+    targets.append(
+        .executableTarget(
+            name: "Fuzz\(name)",
+            dependencies: ["FuzzSupport"] + dependencies.map { .target(name: $0) },
+            path: "Fuzz/\(name)",
+            exclude: ["corpus"]
+        )
+    )
+}
 
 targets.append(
     .executableTarget(

@@ -9,6 +9,7 @@
 
 import ComposeRouting
 import Foundation
+import FuzzSupport
 
 struct Home: ParameterlessScreen { static let name = "home" }
 struct Settings: ParameterlessScreen { static let name = "settings" }
@@ -57,48 +58,10 @@ func check(_ bytes: UnsafeBufferPointer<UInt8>) {
     }
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzDeepLink(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    check(UnsafeBufferPointer(start: data, count: size))
-    return 0
-}
-
 #if FUZZING
-/// libFuzzer's driver. SwiftPM links an executable's entry point as `<product>_main`, so the
-/// fuzzer's `main` is reached through it.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzDeepLink_main")
-func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzDeepLink(data, size) }
-}
+func fuzzerMain(_ argc: CInt, _ argv: FuzzerArguments) -> CInt { runFuzzer(argc, argv, check) }
 #else
 /// Without libFuzzer: replays the files given (or every file of the directories given).
-@main
-enum Replay {
-    static func main() throws {
-        var files: [URL] = []
-        for argument in CommandLine.arguments.dropFirst() {
-            let url = URL(fileURLWithPath: argument)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                files += try FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)
-            } else {
-                files.append(url)
-            }
-        }
-        for file in files {
-            let data = try Data(contentsOf: file)
-            data.withUnsafeBytes { check($0.bindMemory(to: UInt8.self)) }
-        }
-        print("Replayed \(files.count) inputs.")
-    }
-}
+@main enum Replay { static func main() throws { try replay(CommandLine.arguments.dropFirst(), check) } }
 #endif

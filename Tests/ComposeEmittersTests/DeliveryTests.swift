@@ -209,6 +209,29 @@ import Testing
         #expect(heard.count == 1)
     }
 
+    @Test func aHandlerCancelledDuringADeliveryIsReleasedWhenTheDeliveryEnds() {
+        // The delivery reads its snapshot of the handlers without the lock, so cancelling during
+        // it keeps the old array alive until the delivery is over (see EmitterCore,
+        // "Publication"). It must not outlive the delivery: a handler's captures may hold what
+        // holds the emitter (a component that pops itself), and nothing may be sent again.
+        final class Capture: Sendable {}
+        let emitter = SignalEmitter()
+        weak var weakCapture: Capture?
+        do {
+            let capture = Capture()
+            weakCapture = capture
+            let slot = SubscriptionSlot()
+            slot.replace(with: emitter.register { _ in
+                _ = capture
+                slot.cancel()
+            })
+        }
+        #expect(weakCapture != nil)
+        emitter.send()
+        #expect(weakCapture == nil, "the cancelled handler outlived the delivery")
+        #expect(emitter.subscriberCount == 0)
+    }
+
     @Test func lastValueIsTheValueMostRecentlySent() {
         let emitter = ValueEmitter<Int>()
         #expect(emitter.lastValue == nil)

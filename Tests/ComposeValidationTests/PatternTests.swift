@@ -85,6 +85,21 @@ import Testing
         #expect(throws: PatternError.self) { try Pattern("(((a{1000}){1000}){1000})") }
     }
 
+    @Test func aTooLargeProgramIsRefusedBeforeItIsBuilt() {
+        // Found by the fuzzer: 300,000 copies of a class took seconds to build before the limit
+        // stopped them. The size is now computed from the parsed tree first.
+        let started = ContinuousClock.now
+        #expect(throws: PatternError.self) { try Pattern("^\\d{300}{1000}{") }
+        #expect(throws: PatternError.self) { try Pattern("[a-z]{300}{1000}") }
+        #expect(ContinuousClock.now - started < .seconds(1))
+    }
+
+    @Test(arguments: ["abc", "a|bc|d", "(ab)*", "[a-z]{2,5}", "(x|y){3}", "a{2,}", "^(\\d+\\.)?\\w{1,3}$", "((a|b)c?){0,4}"])
+    func theComputedSizeIsTheBuiltSize(source: String) throws {
+        let pattern = try Pattern(source)
+        #expect(PatternProgram.size(of: try PatternParser.parse(source)) + 1 == pattern.size)
+    }
+
     @Test func ruleFromAPatternAndItsFailureMode() throws {
         let rule = Rule<String>.pattern("[A-Z]{3}")
         #expect(rule.isSatisfied(by: "ABC"))

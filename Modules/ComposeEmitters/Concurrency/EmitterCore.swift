@@ -18,7 +18,26 @@ import Synchronization
 /// Entries live in a contiguous array, in subscription order. Cancelling leaves a tombstone
 /// (amortized O(1)); the array is compacted once tombstones outnumber live entries. A delivery
 /// iterates a snapshot of the array (a retain, no copy), so subscribing or cancelling during a
-/// delivery copies the array once (copy-on-write) and leaves the delivery undisturbed.
+/// delivery copies the array once and leaves the delivery undisturbed.
+///
+/// ## Publication
+/// A delivery reads its snapshot without the lock, so the array's buffer must not be written or
+/// freed by another thread until that delivery is over, and the proof must not rest on reference
+/// counts alone: a registry that writes "in place" because it finds the buffer uniquely
+/// referenced, just after a delivering thread released its snapshot, has no happens-before edge
+/// with that thread's reads (the runtime's reference counting is invisible to ThreadSanitizer, and
+/// on weakly ordered hardware a plain uniqueness check is no acquire). So:
+/// - taking a snapshot marks the buffer *published*;
+/// - the owner of the delivery role releases its snapshot before it gives the role up (a
+///   sequentially consistent store, which is a release);
+/// - a registration or cancellation that finds the buffer published looks at the role with an
+///   acquiring load. If nobody holds it, every reader's accesses happened before this point and
+///   the buffer may be written in place. If somebody does, it copies the entries to a fresh
+///   buffer and *retires* the published one, keeping it alive, instead of writing or freeing it;
+/// - retired buffers are freed only by a thread ordered after every reader, and promptly (their
+///   handlers may hold what holds the emitter): the owner of the role when it gives it up and
+///   nobody has taken it since (checked under the lock), the next owner, or a registration made
+///   while nobody holds it.
 ///
 /// ## Cancellation during a delivery
 /// `cancellations` counts cancellations. The delivery loop compares it with the count it saw
@@ -55,6 +74,12 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         /// The value whose delivery started most recently: the "current" value a new subscriber
         /// is owed, and the "previous" value of `~+=`.
         @usableFromInline var lastDelivered: Value?
+        /// Whether a delivery has taken a snapshot of `entries` since the array was last made
+        /// safe to write (see "Publication").
+        @usableFromInline var published = false
+        /// Published buffers replaced while a delivery might still read them; freed by a thread
+        /// ordered after every reader (see "Publication").
+        @usableFromInline var retired: ContiguousArray<ContiguousArray<Entry?>> = []
 
         @inlinable
         init() {}
@@ -68,6 +93,8 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let delivering = Atomic<Bool>(false)
     /// The number of values in `State.queue` and `State.replays`. Changed under the lock only.
     @usableFromInline let backlog = Atomic<Int>(0)
+    /// Whether `State.retired` holds buffers. Set under the lock; see "Publication".
+    @usableFromInline let hasRetired = Atomic<Bool>(false)
     /// The number of live handlers, readable without the lock.
     @usableFromInline let live = Atomic<Int>(0)
     /// Shown in the event log.
@@ -106,25 +133,86 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         if logSwitch.isOn, isLogged {
             EventLog.record(.send, source: logSource, payload: value)
         }
-        let start: (ContiguousArray<Entry?>, UInt)? = state.withLock { state in
-            if remembersValues { state.lastSent = value }
-            // `backlog` only changes under the lock, so a relaxed load is exact here.
-            if delivering.load(ordering: .acquiring) || backlog.load(ordering: .relaxed) > 0 {
-                state.queue.append(value)
-                backlog.add(1, ordering: .sequentiallyConsistent)
-                return nil
+        // The snapshot lives in this scope only: it is released before `finishDelivering` gives
+        // the role up (see "Publication").
+        do {
+            let start: (ContiguousArray<Entry?>, UInt, ContiguousArray<ContiguousArray<Entry?>>)? = state.withLock { state in
+                if remembersValues { state.lastSent = value }
+                // `backlog` only changes under the lock, so a relaxed load is exact here.
+                if delivering.load(ordering: .acquiring) || backlog.load(ordering: .relaxed) > 0 {
+                    state.queue.append(value)
+                    backlog.add(1, ordering: .sequentiallyConsistent)
+                    return nil
+                }
+                delivering.store(true, ordering: .relaxed)
+                if remembersValues { state.lastDelivered = value }
+                return (publishEntries(&state), cancellations.load(ordering: .relaxed), takeRetired(&state))
             }
-            delivering.store(true, ordering: .relaxed)
-            if remembersValues { state.lastDelivered = value }
-            return (state.entries, cancellations.load(ordering: .relaxed))
+            guard let (entries, epoch, retired) = start else {
+                // Queued. If the owner left before it could see the value, deliver it ourselves.
+                if !delivering.load(ordering: .sequentiallyConsistent) { resume() }
+                return
+            }
+            _ = retired  // freed here, by the owner of the role, outside the lock
+            deliver(value, to: entries, epoch: epoch)
         }
-        guard let (entries, epoch) = start else {
-            // Queued. If the owner left before it could see the value, deliver it ourselves.
-            if !delivering.load(ordering: .sequentiallyConsistent) { resume() }
-            return
-        }
-        deliver(value, to: entries, epoch: epoch)
         finishDelivering()
+    }
+
+    /// The entries, for a delivery about to read them without the lock. Called under the lock
+    /// by the owner of the delivery role.
+    @inlinable
+    func publishEntries(_ state: inout State) -> ContiguousArray<Entry?> {
+        state.published = true
+        return state.entries
+    }
+
+    /// Takes the retired buffers, for the caller to release after unlocking. Only a thread
+    /// ordered after every delivery may call it: the owner of the delivery role, or anyone who
+    /// saw the role free with an acquiring load while holding the lock.
+    @inlinable
+    func takeRetired(_ state: inout State) -> ContiguousArray<ContiguousArray<Entry?>> {
+        guard !state.retired.isEmpty else { return [] }
+        var retired: ContiguousArray<ContiguousArray<Entry?>> = []
+        swap(&retired, &state.retired)
+        hasRetired.store(false, ordering: .relaxed)
+        return retired
+    }
+
+    /// Makes `state.entries` safe to write in place. Called under the lock before every change
+    /// of the array.
+    ///
+    /// - Returns: Retired buffers, for the caller to release after unlocking.
+    @inlinable
+    func prepareEntriesForWriting(_ state: inout State) -> ContiguousArray<ContiguousArray<Entry?>> {
+        guard state.published else { return [] }
+        state.published = false
+        guard delivering.load(ordering: .acquiring) else {
+            // Nobody delivers: every read of any buffer happened before the owner gave the role up.
+            return takeRetired(&state)
+        }
+        // A delivery may be reading the buffer right now: leave it alone, and alive.
+        var fresh = ContiguousArray<Entry?>()
+        fresh.reserveCapacity(state.entries.count + 1)
+        fresh.append(contentsOf: state.entries)
+        swap(&fresh, &state.entries)
+        state.retired.append(fresh)
+        // The retired handlers must not outlive the delivery (they may hold what holds this
+        // emitter). Either the owner, giving up the role, sees this flag and frees them, or we
+        // see the role given up: both sides store, then load, sequentially consistent.
+        hasRetired.store(true, ordering: .sequentiallyConsistent)
+        if !delivering.load(ordering: .sequentiallyConsistent) { return takeRetired(&state) }
+        return []
+    }
+
+    /// Frees the retired buffers unless somebody took the delivery role since its owner gave it
+    /// up (then that owner frees them). Called by a former owner, right after giving the role up.
+    @inlinable
+    func releaseRetiredIfIdle() {
+        let retired = state.withLock { state in
+            delivering.load(ordering: .acquiring) ? [] : takeRetired(&state)
+        }
+        _ = retired  // released here, outside the lock
     }
 
     /// Calls every live handler of `entries` with `value`. No lock is held.
@@ -156,24 +244,16 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         while true {
             if backlog.load(ordering: .sequentiallyConsistent) == 0 {
                 delivering.store(false, ordering: .sequentiallyConsistent)
+                if hasRetired.load(ordering: .sequentiallyConsistent) { releaseRetiredIfIdle() }
                 // A value queued before the store was seen by nobody yet: take the role back.
                 guard backlog.load(ordering: .sequentiallyConsistent) > 0, claim() else { return }
             }
-            let next: Next? = state.withLock { state in
-                // `isEmpty` first: popping is a mutation, which checks the deque's uniqueness.
-                while !state.replays.isEmpty {
-                    let (value, token) = state.replays.removeFirst()
-                    backlog.subtract(1, ordering: .sequentiallyConsistent)
-                    // The token may have been cancelled since it was queued.
-                    guard !token.isCancelled, let entry = state.entries[token.index] else { continue }
-                    return .replay(value, entry.handler)
-                }
-                guard !state.queue.isEmpty else { return nil }
-                let value = state.queue.removeFirst()
-                backlog.subtract(1, ordering: .sequentiallyConsistent)
-                if remembersValues { state.lastDelivered = value }
-                return .broadcast(value, state.entries, epoch: cancellations.load(ordering: .relaxed))
+            // `next` (and the snapshot in it) is released at the end of each turn, before the
+            // role is given up at the top of the next (see "Publication").
+            let (next, retired): (Next?, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
+                (nextDelivery(&state), takeRetired(&state))
             }
+            _ = retired
             switch next {
             case .broadcast(let value, let entries, let epoch)?:
                 deliver(value, to: entries, epoch: epoch)
@@ -183,6 +263,24 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
                 continue
             }
         }
+    }
+
+    /// Takes the next queued delivery. Called under the lock by the owner of the delivery role.
+    @inlinable
+    func nextDelivery(_ state: inout State) -> Next? {
+        // `isEmpty` first: popping is a mutation, which checks the deque's uniqueness.
+        while !state.replays.isEmpty {
+            let (value, token) = state.replays.removeFirst()
+            backlog.subtract(1, ordering: .sequentiallyConsistent)
+            // The token may have been cancelled since it was queued.
+            guard !token.isCancelled, let entry = state.entries[token.index] else { continue }
+            return .replay(value, entry.handler)
+        }
+        guard !state.queue.isEmpty else { return nil }
+        let value = state.queue.removeFirst()
+        backlog.subtract(1, ordering: .sequentiallyConsistent)
+        if remembersValues { state.lastDelivered = value }
+        return .broadcast(value, publishEntries(&state), epoch: cancellations.load(ordering: .relaxed))
     }
 
     /// Takes the delivery role if nobody holds it and something is queued.
@@ -248,21 +346,24 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         let token = Token(core: self) { core, token in
             unsafeDowncast(core, to: EmitterCore<Value>.self).remove(token)
         }
-        let replay: Value? = state.withLock { state in
+        // Retired buffers are released after the lock is dropped.
+        let (replay, retired): (Value?, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
+            let retired = prepareEntriesForWriting(&state)
             token.index = state.entries.count
             state.entries.append(Entry(handler: handler, token: token))
             live.add(1, ordering: .relaxed)
             whileRegistering?(state.lastDelivered)
-            guard replayCurrent, let current = state.lastDelivered else { return nil }
+            guard replayCurrent, let current = state.lastDelivered else { return (nil, retired) }
             if delivering.load(ordering: .acquiring) || backlog.load(ordering: .relaxed) > 0 {
                 // Owed before anything queued: the current value is older than the backlog.
                 state.replays.append((current, token))
                 backlog.add(1, ordering: .sequentiallyConsistent)
-                return nil
+                return (nil, retired)
             }
             delivering.store(true, ordering: .relaxed)
-            return current
+            return (current, retired)
         }
+        _ = retired
         if let replay {
             handler(replay)
             finishDelivering()
@@ -279,19 +380,20 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     func remove(_ token: Token) {
         // The removed handler (and, after compaction, the old array) is released after the lock
         // is dropped: releasing a closure can run a deinit, which is user code.
-        let released: (Entry?, ContiguousArray<Entry?>?) = state.withLock { state in
+        let released: (Entry?, ContiguousArray<Entry?>?, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
             let index = token.index
             guard index < state.entries.count, let entry = state.entries[index], entry.token === token else {
-                return (nil, nil)
+                return (nil, nil, [])
             }
+            let retired = prepareEntriesForWriting(&state)
             state.entries[index] = nil
             state.tombstones += 1
             live.subtract(1, ordering: .relaxed)
             cancellations.add(1, ordering: .releasing)
             guard state.tombstones > 16, state.tombstones * 2 > state.entries.count else {
-                return (entry, nil)
+                return (entry, nil, retired)
             }
-            return (entry, Self.compact(&state))
+            return (entry, Self.compact(&state), retired)
         }
         _ = released
     }

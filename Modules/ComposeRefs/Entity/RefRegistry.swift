@@ -88,3 +88,11 @@ final class RefRegistry<Value: Referable>: Sendable {
 enum RefRegistries {
     static let all = LockedState<[ObjectIdentifier: AnyObject]>([:])
 }
+
+/// What the soak and the lifetime tests read about the registries.
+package enum RefDiagnostics {
+    /// The number of live entities of `Value`: ids that at least one `@Ref` or `Referred` holds.
+    package static func liveEntityCount<Value: Referable>(of _: Value.Type) -> Int {
+        RefRegistry<Value>.shared.count
+    }
+}

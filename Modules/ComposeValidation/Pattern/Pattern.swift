@@ -47,14 +47,20 @@ public struct Pattern: Sendable, CustomStringConvertible {
     }
 
     /// How many instruction visits matching `value` takes: the bound tests check.
-    func steps(toMatch value: some StringProtocol) -> Int {
+    package func steps(toMatch value: some StringProtocol) -> Int {
         var steps = 0
         _ = program.wholeMatch(value, steps: &steps)
         return steps
     }
 
+    /// Whether the whole of `value` matches, matched by `Character` even where the byte path
+    /// applies: for checks that the two paths agree.
+    package func matchesByCharacter(_ value: String) -> Bool {
+        program.wholeMatchByCharacter(value)
+    }
+
     /// The number of instructions of the compiled pattern (*m*).
-    var size: Int {
+    package var size: Int {
         program.instructions.count
     }
 

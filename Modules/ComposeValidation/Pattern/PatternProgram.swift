@@ -26,16 +26,52 @@ struct PatternProgram: Sendable {
     /// The classes `characterClass` instructions refer to: kept aside so an instruction is a
     /// few bytes that matching reads without copying a class's member list.
     private(set) var characterClasses: [CharacterClass] = []
+    /// `characterClasses` as parsed: a class repeated by a quantifier is compiled once.
+    private var parsedClasses: [CharacterClass] = []
 
+    /// Compiles `node`.
+    ///
+    /// - Throws: ``PatternError`` if the program would have more than ``maximumSize``
+    ///   instructions. The size is computed from the tree first, so a pattern such as
+    ///   `\d{300}{1000}` is refused at once instead of after emitting 100,000 instructions.
+    /// - Complexity: O(*m*) for a program of *m* instructions, plus O(*c*) per character class
+    ///   instruction for *c* distinct classes.
     init(_ node: PatternNode) throws(PatternError) {
+        guard Self.size(of: node) < Self.maximumSize else { throw Self.tooLarge }
         try emit(node)
         instructions.append(.match)
     }
 
-    private mutating func append(_ instruction: Instruction) throws(PatternError) -> Int {
-        guard instructions.count < Self.maximumSize else {
-            throw PatternError(reason: "the pattern compiles to more than \(Self.maximumSize) steps", offset: 0)
+    static var tooLarge: PatternError {
+        PatternError(reason: "the pattern compiles to more than \(maximumSize) steps", offset: 0)
+    }
+
+    /// The number of instructions `emit(node)` appends, saturating just above ``maximumSize``.
+    static func size(of node: PatternNode) -> Int {
+        let cap = maximumSize + 1
+        func capped(_ value: Int) -> Int { min(value, cap) }
+        func times(_ count: Int, _ size: Int) -> Int {
+            let (product, overflow) = count.multipliedReportingOverflow(by: size)
+            return overflow ? cap : capped(product)
         }
+        switch node {
+        case .literal, .anyCharacter, .characterClass, .startOfInput, .endOfInput:
+            return 1
+        case .sequence(let items):
+            return items.reduce(0) { capped($0 + size(of: $1)) }
+        case .alternation(let branches):
+            // A split and a jump around every branch but the last.
+            return branches.reduce(2 * max(branches.count - 1, 0)) { capped($0 + size(of: $1)) }
+        case .repetition(let item, let minimum, let maximum):
+            let item = size(of: item)
+            let required = times(minimum, item)
+            guard let maximum else { return capped(required + item + 2) }  // split, body, jump
+            return capped(required + times(maximum - minimum, item + 1))  // split and body per optional copy
+        }
+    }
+
+    private mutating func append(_ instruction: Instruction) throws(PatternError) -> Int {
+        guard instructions.count < Self.maximumSize else { throw Self.tooLarge }
         instructions.append(instruction)
         return instructions.count - 1
     }
@@ -51,8 +87,13 @@ struct PatternProgram: Sendable {
             }
         case .anyCharacter: _ = try append(.anyCharacter)
         case .characterClass(let set):
-            characterClasses.append(set.compiled())
-            _ = try append(.characterClass(characterClasses.count - 1))
+            if let index = parsedClasses.firstIndex(of: set) {
+                _ = try append(.characterClass(index))
+            } else {
+                parsedClasses.append(set)
+                characterClasses.append(set.compiled())
+                _ = try append(.characterClass(characterClasses.count - 1))
+            }
         case .startOfInput: _ = try append(.assertStart)
         case .endOfInput: _ = try append(.assertEnd)
         case .sequence(let items):

@@ -1,0 +1,25 @@
+import Dispatch
+import Foundation
+
+/// Runs `body(0)` … `body(count - 1)` on `count` threads of their own, at once, and returns when
+/// all have finished.
+///
+/// Threads rather than tasks: a task that loops without suspending holds one of the cooperative
+/// pool's threads (one per core) until it ends, so 8 tasks on 2 cores would run two at a time and
+/// stall every other test of the process meanwhile. Threads interleave preemptively, which is
+/// what a stress test wants, and leave the pool alone.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        let thread = Thread {
+            body(index)
+            group.leave()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        group.notify(queue: .global()) { continuation.resume() }
+    }
+}
