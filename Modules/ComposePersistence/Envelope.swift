@@ -58,13 +58,19 @@ struct Envelope<State: Codable>: Codable {
         // Pretty-printed to be read by people. Keys come in declaration order (synthesized Codable),
         // which is stable from save to save: sorting them would only cost time.
         encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom(PersistedDate.encode)
         return encoder
     }
 
-    static func decoder(expecting version: Int) -> JSONDecoder {
+    /// A decoder for a state's JSON (a migrated state's too), with the dates a save writes.
+    static func stateDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom(PersistedDate.decode)
+        return decoder
+    }
+
+    static func decoder(expecting version: Int) -> JSONDecoder {
+        let decoder = stateDecoder()
         decoder.userInfo[.expectedStateVersion] = version
         return decoder
     }

@@ -144,7 +144,7 @@ public final class Persistence<State: AnyState & Codable>: Sendable {
             }
             let json = try JSONSerialization.data(withJSONObject: state, options: [.fragmentsAllowed])
             let migrated = try migratable.migrate(json, from: mismatch.version)
-            return try JSONDecoder().decode(State.self, from: migrated)
+            return try Envelope<State>.stateDecoder().decode(State.self, from: migrated)
         } catch {
             throw .migrationFailed(location: location, fromVersion: mismatch.version, reason: Self.describe(error))
         }

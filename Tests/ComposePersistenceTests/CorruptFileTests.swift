@@ -17,7 +17,7 @@ import Testing
         ("not json at all", "not valid JSON"),
         (#"{"compose":1,"version":1,"savedAt":"2026-11-21T10:00:00Z"}"#, "missing state"),       // no state
         (#"{"compose":1,"version":1,"savedAt":"2026-11-21T10:00:00Z","state":{"name":3,"count":1}}"#, "expected String at state.name"),
-        (#"{"compose":1,"version":1,"savedAt":"yesterday","state":{"name":"x","count":1}}"#, "ISO8601"),
+        (#"{"compose":1,"version":1,"savedAt":"yesterday","state":{"name":"x","count":1}}"#, "not an ISO 8601 date"),
         (#"[1,2,3]"#, "expected"),                                                                // wrong shape
         (#"{"version":1,"state":{}}"#, "missing compose"),
     ])

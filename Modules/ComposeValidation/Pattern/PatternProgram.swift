@@ -64,6 +64,7 @@ struct PatternProgram: Sendable {
             return branches.reduce(2 * max(branches.count - 1, 0)) { capped($0 + size(of: $1)) }
         case .repetition(let item, let minimum, let maximum):
             let item = size(of: item)
+            guard item > 0 else { return 0 }  // emitted as nothing; see `emit`
             let required = times(minimum, item)
             guard let maximum else { return capped(required + item + 2) }  // split, body, jump
             return capped(required + times(maximum - minimum, item + 1))  // split and body per optional copy
@@ -113,6 +114,12 @@ struct PatternProgram: Sendable {
             }
             for jump in jumps { instructions[jump] = .jump(instructions.count) }
         case .repetition(let item, let minimum, let maximum):
+            // An item that compiles to nothing (such as `x{0}`) matches only the empty string, and
+            // so does any repetition of it: emit nothing. Repeating it anyway would cost time
+            // without instructions to show for it (`(x{0}){1000}{1000}` is a million calls),
+            // which the size check cannot see. Every other copy emits at least one instruction,
+            // so the work is bounded by the program size.
+            guard Self.size(of: item) > 0 else { return }
             for _ in 0..<minimum { try emit(item) }
             if let maximum {
                 // Each optional copy: split into, or past, the copy.
