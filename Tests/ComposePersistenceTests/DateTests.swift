@@ -44,6 +44,34 @@ import Testing
         #expect(text(Date(timeIntervalSinceReferenceDate: 1.0e-7)) == "2001-01-01T00:00:00.0000001Z")
     }
 
+    @Test func theCalendarArithmeticAgreesWithFoundation() {
+        // 2,000 seeded whole-second dates from year 1 to 9999, a leap day and 1970 included.
+        var seed: UInt64 = 2026
+        func next() -> UInt64 {
+            seed &+= 0x9E37_79B9_7F4A_7C15
+            var z = seed
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let first = Date.distantPast.timeIntervalSinceReferenceDate  // 0001-01-01
+        let span = Date(timeIntervalSinceReferenceDate: 252_423_993_599).timeIntervalSinceReferenceDate - first  // to 9999-12-31
+        var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 951_782_400), Date(timeIntervalSince1970: -1)]
+        for _ in 0..<2_000 {
+            dates.append(Date(timeIntervalSinceReferenceDate: (first + Double(next() % UInt64(span))).rounded(.down)))
+        }
+        // Foundation's calendar switches to the Julian one before 15 October 1582; ISO 8601, and
+        // `PersistedDate`, continue the Gregorian one backwards. They agree from 1583 on.
+        let gregorianEverywhere = Date(timeIntervalSince1970: -12_212_553_600)  // 1583-01-01
+        for date in dates {
+            let text = PersistedDate.text(for: date)
+            if date >= gregorianEverywhere {
+                #expect(text == date.formatted(.iso8601), "\(date.timeIntervalSinceReferenceDate)")
+            }
+            #expect(text.flatMap(PersistedDate.date(from:)) == date)
+        }
+    }
+
     @Test func handWrittenTimestampsRestore() {
         let noon = Date(timeIntervalSince1970: 1_779_364_800)  // 2026-05-21T12:00:00Z
         #expect(PersistedDate.date(from: "2026-05-21T12:00:00Z") == noon)
@@ -51,6 +79,11 @@ import Testing
         #expect(PersistedDate.date(from: "2026-05-21T14:00:00.5+02:00") == noon.addingTimeInterval(0.5))
         #expect(PersistedDate.date(from: "2026-05-21T12:00:00.Z") == nil)
         #expect(PersistedDate.date(from: "yesterday") == nil)
+        #expect(PersistedDate.date(from: "2020-01-02T03:04:0.5Z") == nil)  // Foundation's parser took this
+        #expect(PersistedDate.date(from: "2023-02-29T00:00:00Z") == nil)   // not a leap year
+        #expect(PersistedDate.date(from: "2024-02-29T00:00:00Z") != nil)
+        #expect(PersistedDate.date(from: "2026-05-21T24:00:00Z") == nil)
+        #expect(PersistedDate.date(from: "2026-05-21T12:00:00Z trailing") == nil)
     }
 
     @Test func aSaveWithWholeSecondTimestampsStillRestores() throws {
