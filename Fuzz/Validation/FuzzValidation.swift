@@ -65,7 +65,7 @@ func checkRules(_ value: String) {
     }
     // One error at most per field, each with a message, and valid exactly when none failed.
     precondition(form.errors.count <= 3 && form.messages.allSatisfy { !$0.isEmpty })
-    precondition(form.isValid(form.errors.isEmpty ? "form.email" : "form.none") || !form.errors.isEmpty)
+    if form.errors.isEmpty { precondition(form.isValid("form.email")) }
     precondition(form.isValid("form.email") == (!value.isEmpty && isEmail))
 }
 

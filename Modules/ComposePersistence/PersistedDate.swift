@@ -17,7 +17,7 @@ enum PersistedDate {
     /// The text or number a save writes for `date`.
     static func encode(_ date: Date, to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        if let text = text(for: date), self.date(from: text) == date {
+        if let text = text(for: date) {  // exact: see `text(for:)`
             try container.encode(text)
         } else {
             try container.encode(date.timeIntervalSinceReferenceDate)
@@ -47,6 +47,9 @@ enum PersistedDate {
     static let referenceDateOffset = 978_307_200
 
     /// ISO 8601 text for `date`, or `nil` if the format cannot hold it (years outside 1...9999).
+    ///
+    /// `date(from:)` gives back exactly `date`: the whole seconds are an integer, and the fraction
+    /// is `seconds - whole` (exact) printed with the shortest digits that parse back to it.
     static func text(for date: Date) -> String? {
         let seconds = date.timeIntervalSinceReferenceDate
         guard seconds.isFinite, abs(seconds) < 1e12 else { return nil }
@@ -64,7 +67,7 @@ enum PersistedDate {
     /// The date ISO 8601 `text` names (`YYYY-MM-DDTHH:MM:SS`, an optional fraction of a second of
     /// any length, then `Z` or an offset `±HH:MM`), or `nil`.
     static func date(from text: String) -> Date? {
-        var scanner = Scanner(Array(text.utf8))
+        var scanner = ByteScanner(Array(text.utf8))
         guard let year = scanner.number(4), scanner.skip("-"), let month = scanner.number(2), scanner.skip("-"),
             let day = scanner.number(2), scanner.skip("T") || scanner.skip("t"),
             let hour = scanner.number(2), scanner.skip(":"), let minute = scanner.number(2), scanner.skip(":"),
@@ -78,14 +81,12 @@ enum PersistedDate {
             guard !digits.isEmpty, let value = Double("0." + String(decoding: digits, as: UTF8.self)) else { return nil }
             fraction = value
         }
-        var offset = 0
-        if scanner.skip("Z") || scanner.skip("z") {
-        } else if let sign = scanner.sign(), let hours = scanner.number(2), scanner.skip(":"), let minutes = scanner.number(2),
-            hours < 24, minutes < 60
-        {
+        var offset = 0  // "Z": UTC
+        if !scanner.skip("Z"), !scanner.skip("z") {
+            guard let sign = scanner.sign(), let hours = scanner.number(2), scanner.skip(":"),
+                let minutes = scanner.number(2), hours < 24, minutes < 60
+            else { return nil }
             offset = sign * (hours * 3600 + minutes * 60)
-        } else {
-            return nil
         }
         guard scanner.isAtEnd else { return nil }
         let unix = days(fromYear: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
@@ -151,7 +152,7 @@ enum PersistedDate {
     }
 
     /// Reads ISO 8601 text byte by byte.
-    struct Scanner {
+    struct ByteScanner {
         let bytes: [UInt8]
         var position = 0
 

@@ -74,21 +74,3 @@ import Testing
         #expect(await eventually { lastHeard.allSatisfy { $0.value == 200 } })
     }
 }
-
-/// A value guarded by a lock, for the tests' own bookkeeping.
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-    private let lock = DispatchQueue(label: "LockedBox")
-    private var stored: Value
-
-    init(_ value: Value) {
-        stored = value
-    }
-
-    var value: Value {
-        lock.sync { stored }
-    }
-
-    func mutate(_ body: (inout Value) -> Void) {
-        lock.sync { body(&stored) }
-    }
-}

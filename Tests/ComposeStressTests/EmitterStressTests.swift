@@ -1,6 +1,5 @@
 import ComposeEmitters
 import ComposeTestSupport
-import Dispatch
 import Testing
 
 /// 8 workers send, subscribe and cancel on shared emitters, 100,000 operations each, and every
@@ -95,7 +94,7 @@ import Testing
             }
         }
         for subscription in wholeSubscriptions { subscription.cancel() }
-        let totals = sent.mutate { $0 }
+        let totals = sent.value
         for (index, checker) in whole.enumerated() {
             #expect(checker.received == totals[index], "emitter \(index): \(checker.received) of \(totals[index])")
             #expect(checker.problems.isEmpty, "\(checker.problems)")

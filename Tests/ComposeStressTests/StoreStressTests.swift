@@ -129,7 +129,7 @@ import Testing
         }
         whole.forEach { $0.cancel() }
 
-        let perWorker = commits.mutate { $0 }
+        let perWorker = commits.value
         let total = perWorker.reduce(0, +)
         #expect(state.version == total)
         #expect(state.counts == perWorker)

@@ -1,4 +1,5 @@
 import Compose
+import ComposeTestSupport
 import ComposeTesting
 import Foundation
 import Testing
@@ -127,7 +128,7 @@ extension Services {
             tester.send(tester.root.greet)
             await Task.yield()
         }
-        #expect(tester.root.heard.mutate { $0 } == Array(repeating: name, count: 50))
+        #expect(tester.root.heard.value == Array(repeating: name, count: 50))
         #expect(Services.current.greeter.name == "app")  // outside the tester: the app's
         tester.unmount()
     }

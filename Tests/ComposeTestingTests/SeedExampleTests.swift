@@ -1,4 +1,5 @@
 import Compose
+import ComposeTestSupport
 import ComposeTesting
 import Foundation
 import Testing
@@ -145,18 +146,5 @@ extension Services {
     var network: SeedExampleTests.NetworkService {
         get { self[SeedExampleTests.NetworkService.self] }
         set { self[SeedExampleTests.NetworkService.self] = newValue }
-    }
-}
-
-/// A value guarded by a lock, for the tests' own doubles.
-final class LockedBox<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    @discardableResult
-    func mutate<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }

@@ -117,8 +117,11 @@ public struct Soak {
             if action % configuration.flushEvery == 0 { await checkSaves() }
             if action == configuration.baselineAction { report.heapAtBaseline = heapInUse() }
             if action % 1_000 == 0 {
-                report.heapPeak = max(report.heapPeak, heapInUse())
-                if action % 10_000 == 0 || action == configuration.baselineAction { progress("\(action) actions, heap \(heapInUse()) bytes, \(report.failures.count) failures") }
+                let heap = heapInUse()
+                report.heapPeak = max(report.heapPeak, heap)
+                if action % 10_000 == 0 || action == configuration.baselineAction {
+                    progress("\(action) actions, heap \(heap) bytes, \(report.failures.count) failures")
+                }
             }
             if report.failures.count >= 20 { break }
         }
@@ -275,15 +278,14 @@ public struct Soak {
         do {
             try await host.root.feed.$state.persistence.flush()
             try await host.root.settings.$state.persistence.flush()
+            // Fresh stores restore each save (`restore()` is false while nothing was saved).
             let feed = Store<FeedState>(storage: InMemoryPersistentStorage(data: feedStorage.data))
-            let settings = Store<SettingsState>(storage: InMemoryPersistentStorage(data: settingsStorage.data))
-            if feedStorage.data != nil {
-                _ = try feed.persistence.restore()
-                if feed.state.cards != host.root.feed.state.cards { fail("the feed's save restores \(feed.state.cards.count) cards, not the \(host.root.feed.state.cards.count) shown") }
+            if try feed.persistence.restore(), feed.state.cards != host.root.feed.state.cards {
+                fail("the feed's save restores \(feed.state.cards.count) cards, not the \(host.root.feed.state.cards.count) shown")
             }
-            if settingsStorage.data != nil {
-                _ = try settings.persistence.restore()
-                if settings.state != host.root.settings.state { fail("the settings' save restores \(settings.state), not \(host.root.settings.state)") }
+            let settings = Store<SettingsState>(storage: InMemoryPersistentStorage(data: settingsStorage.data))
+            if try settings.persistence.restore(), settings.state != host.root.settings.state {
+                fail("the settings' save restores \(settings.state), not \(host.root.settings.state)")
             }
             report.saves += 1
         } catch {
