@@ -88,7 +88,7 @@ private final class CountingStorage: AnyPersistentStorage {
 
     func read() throws(PersistenceError) -> Data? { try base.read() }
     func delete() throws(PersistenceError) { try base.delete() }
-    func moveAside() throws(PersistenceError) -> String? { try base.moveAside() }
+    func moveAside(_ data: Data) throws(PersistenceError) -> String? { try base.moveAside(data) }
     var description: String { base.description }
     var count: Int { writes.value }
 

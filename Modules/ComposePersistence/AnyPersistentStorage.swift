@@ -7,7 +7,8 @@ import Foundation
 /// database row). The store's ``Persistence`` encodes the state; a storage only keeps bytes.
 ///
 /// Requirements: ``write(_:)`` replaces the saved bytes atomically (a reader sees the old bytes
-/// or the new, never a mix), and every method reports failure by throwing.
+/// or the new, never a mix), ``moveAside(_:)`` sets aside only the bytes it is given, and every
+/// method reports failure by throwing.
 public protocol AnyPersistentStorage: Sendable, CustomStringConvertible {
     /// Replaces the saved bytes with `data`, atomically.
     func write(_ data: Data) throws(PersistenceError)
@@ -18,7 +19,12 @@ public protocol AnyPersistentStorage: Sendable, CustomStringConvertible {
     /// Removes the saved bytes. Succeeds if nothing is saved.
     func delete() throws(PersistenceError)
 
-    /// Keeps saved bytes that could not be restored where they can be inspected, and clears the
-    /// save. Returns where they went, if anywhere.
-    func moveAside() throws(PersistenceError) -> String?
+    /// Sets aside the saved bytes if they are still exactly `data`, the bytes that could not be
+    /// restored: keeps them where they can be inspected, and clears the save.
+    ///
+    /// A save written since `data` was read must be left alone (return `nil`): only the bytes
+    /// that failed to restore may ever be set aside, never a completed save.
+    ///
+    /// - Returns: Where the bytes went, or `nil` if nothing was set aside.
+    func moveAside(_ data: Data) throws(PersistenceError) -> String?
 }

@@ -22,7 +22,7 @@ import Foundation
 /// Every failure is thrown (or, for autosave, sent on ``errors``); nothing is printed and
 /// swallowed. A save that cannot be restored leaves the state as it was and is moved aside for
 /// inspection.
-public final class Persistence<State: AnyState & Codable>: Sendable {
+public final class Persistence<State: AnyState & Codable>: StoreExtension {
     private weak let store: StoreStorage<State>?
     /// Where the state is saved.
     public let storage: any AnyPersistentStorage
@@ -30,20 +30,29 @@ public final class Persistence<State: AnyState & Codable>: Sendable {
     public let errors: ValueEmitter<PersistenceError>
     private let autosaver: (any Autosaving)?
     private let changes: EmitterSubscription?
+    /// The store's last state once it has ended, for the saves still pending.
+    private let source: SaveSource<State>
 
     init(store: StoreStorage<State>, storage: any AnyPersistentStorage, autosave: Autosave?) {
         self.store = store
         self.storage = storage
         let errors = ValueEmitter<PersistenceError>(label: store.label + ".persistence.errors")
         self.errors = errors
+        let source = SaveSource<State>()
+        self.source = source
         guard let autosave else {
             autosaver = nil
             changes = nil
             return
         }
+        // Holds the store weakly, and its last state once it has ended: a save pending when the
+        // store goes away still writes the store's last state.
         let save: @Sendable () throws(PersistenceError) -> Void = { [weak store] () throws(PersistenceError) in
-            guard let store else { return }
-            try Self.save(store.read(), to: storage)
+            if let store {
+                try Self.save(store.read(), to: storage)
+            } else if let state = source.stateAfterStoreEnded() {
+                try Self.save(state, to: storage)
+            }
         }
         let saver = autosave.makeSaver(save, { errors.send($0) })
         autosaver = saver
@@ -52,6 +61,14 @@ public final class Persistence<State: AnyState & Codable>: Sendable {
 
     deinit {
         changes?.cancel()
+    }
+
+    /// The store ended: pending automatic saves are written with its last state (see
+    /// ``Autosave``), and their failures still reach ``errors``.
+    @usableFromInline
+    package func storeDidEnd(finalState: State) {
+        let missed = source.storeEnded(with: finalState)
+        autosaver?.storeEnded(saveAgain: missed)
     }
 
     /// Saves the state now.
@@ -68,7 +85,8 @@ public final class Persistence<State: AnyState & Codable>: Sendable {
     /// - Returns: Whether there was a save to restore; without one, the state is left as it is.
     /// - Throws: ``PersistenceError``. A save that is truncated, not JSON or not this state throws
     ///   ``PersistenceError/corrupt(location:reason:movedTo:)`` and is moved aside; the state keeps its
-    ///   current value.
+    ///   current value. Only the bytes that failed to decode are moved aside: a save written by
+    ///   another store or process meanwhile is left in place.
     @discardableResult
     public func restore() throws(PersistenceError) -> Bool {
         guard let store else { throw .storeReleased }
@@ -77,9 +95,18 @@ public final class Persistence<State: AnyState & Codable>: Sendable {
         return true
     }
 
-    /// Removes the saved state. The store's state is not changed.
+    /// Removes the saved state, and cancels every automatic save still pending: the data is gone
+    /// when this returns, and stays gone until the state changes again. The store's state is not
+    /// changed.
+    ///
+    /// A save already being written when `purge()` is called finishes first, and is then removed.
     public func purge() throws(PersistenceError) {
-        try storage.delete()
+        guard let autosaver else {
+            try storage.delete()
+            return
+        }
+        let storage = self.storage
+        try autosaver.purge { () throws(PersistenceError) in try storage.delete() }
     }
 
     /// Waits until every automatic save pending so far is written, saving at once what autosave
@@ -113,8 +140,19 @@ public final class Persistence<State: AnyState & Codable>: Sendable {
         } catch let mismatch as Envelope<State>.VersionMismatch {
             return try migrate(data, mismatch, location: location)
         } catch {
-            let movedTo = try storage.moveAside()
-            throw .corrupt(location: location, reason: Self.describe(error), movedTo: movedTo)
+            throw setAside(data, location: location, reason: Self.describe(error))
+        }
+    }
+
+    /// The error for bytes that are not a valid save, having set them aside if they are still
+    /// what the storage holds. A failure to set them aside (a read-only disk) does not hide that
+    /// the save is corrupt: it is added to the reason.
+    private func setAside(_ data: Data, location: String, reason: String) -> PersistenceError {
+        do {
+            let movedTo = try storage.moveAside(data)
+            return .corrupt(location: location, reason: reason, movedTo: movedTo)
+        } catch {
+            return .corrupt(location: location, reason: "\(reason); it could not be moved aside: \(error)", movedTo: nil)
         }
     }
 
@@ -122,9 +160,11 @@ public final class Persistence<State: AnyState & Codable>: Sendable {
         if mismatch.formatVersion > Envelope<State>.formatVersion {
             throw .unsupportedFormat(location: location, formatVersion: mismatch.formatVersion)
         }
-        guard mismatch.formatVersion == Envelope<State>.formatVersion, mismatch.version >= 1 else {
-            let movedTo = try storage.moveAside()
-            throw .corrupt(location: location, reason: "unknown format version \(mismatch.formatVersion)", movedTo: movedTo)
+        guard mismatch.formatVersion >= 1 else {
+            throw setAside(data, location: location, reason: "invalid format version \(mismatch.formatVersion) (versions start at 1)")
+        }
+        guard mismatch.version >= 1 else {
+            throw setAside(data, location: location, reason: "invalid state version \(mismatch.version) (versions start at 1)")
         }
         guard mismatch.version < Self.version else {
             throw .migrationFailed(
@@ -169,6 +209,31 @@ public final class Persistence<State: AnyState & Codable>: Sendable {
             return "missing \(type) value at \(path(context))"
         @unknown default:
             return "\(error)"
+        }
+    }
+}
+
+/// What a pending automatic save reads once the store has ended: its last state.
+///
+/// A save can run in the moment between the store's release and its `deinit` handing over the
+/// last state; it then finds neither, and says so (`missed`), and the hand-over saves again.
+final class SaveSource<State: Sendable>: Sendable {
+    private let state = LockedState<(final: State?, missed: Bool)>((nil, false))
+
+    /// The store's last state, or `nil` (and noted as missed) if it has not been handed over.
+    func stateAfterStoreEnded() -> State? {
+        state.withLock { state in
+            if let final = state.final { return final }
+            state.missed = true
+            return nil
+        }
+    }
+
+    /// Hands over the last state; returns whether a save missed it.
+    func storeEnded(with final: State) -> Bool {
+        state.withLock { state in
+            state.final = final
+            return state.missed
         }
     }
 }

@@ -24,8 +24,7 @@ extension Store where State: Codable {
         label: String? = nil
     ) {
         self.init(wrappedValue: wrappedValue, label: label)
-        let persistence = Persistence(store: self.storage, storage: storage, autosave: autosave)
-        self.storage.attachment.withLock { $0 = persistence }
+        self.storage.setStoreExtension(Persistence(store: self.storage, storage: storage, autosave: autosave))
     }
 
     /// Saving and restoring: `$state.persistence.save()`, `.restore()`, `.purge()`.
@@ -34,11 +33,8 @@ extension Store where State: Codable {
     /// nothing, restoring finds nothing.
     public var persistence: Persistence<State> {
         let storage = self.storage
-        return storage.attachment.withLock { attachment in
-            if let persistence = attachment as? Persistence<State> { return persistence }
-            let persistence = Persistence(store: storage, storage: EmptyPersistentStorage(), autosave: nil)
-            attachment = persistence
-            return persistence
+        return storage.storeExtension(Persistence<State>.self) {
+            Persistence(store: storage, storage: EmptyPersistentStorage(), autosave: nil)
         }
     }
 }

@@ -67,6 +67,92 @@ import Testing
         #expect(store.state.marker == "second")
     }
 
+    /// Two writes under a 300 ms window, then the store goes away: the second write is saved all
+    /// the same, with the store's last state, without waiting for the window (the clock never
+    /// moves here). Before the fix, the file kept the first value forever.
+    @Test func aStoreReleasedWithASavePendingStillSavesItsLastState() async throws {
+        let storage = InMemoryPersistentStorage()
+        do {
+            let store = Store<State>(storage: storage, autosave: .coalescing(window: .milliseconds(300), clock: TestClock()))
+            store.state.value = 1
+            store.state.value = 2
+        }
+        #expect(await eventually { (try? restored(from: storage).value) == 2 })
+    }
+
+    /// The same with a file and the continuous clock, as an app writes it.
+    @Test func aFileSaveOutlivesItsStore() async throws {
+        let directory = TemporaryDirectory()
+        let storage = FilePersistentStorage(key: "released", directory: directory.url)
+        do {
+            let store = Store<State>(storage: storage, autosave: .coalescing(window: .milliseconds(300)))
+            store.state.value = 1
+            store.state.value = 2
+        }
+        #expect(await eventually {
+            let reader = Store<State>(storage: storage)
+            return (try? reader.persistence.restore()) == true && reader.state.value == 2
+        })
+    }
+
+    /// A pending save that fails after its store is gone still reports the failure on `errors`.
+    @Test func aPendingSaveThatFailsAfterItsStoreIsGoneReportsTheFailure() async throws {
+        let errors = Recorder<PersistenceError>()
+        let subscription: EmitterSubscription
+        do {
+            let store = Store<State>(storage: FailingStorage(), autosave: .coalescing(window: .seconds(60), clock: TestClock()))
+            subscription = store.persistence.errors += errors.record
+            store.state.value = 1
+            store.state.value = 2
+        }
+        // The first change's save and the final save both fail, and both say so.
+        #expect(await errors.wait(forCount: 2))
+        #expect(errors.values.allSatisfy { $0 == .unwritable(location: "failing", reason: "disk full") })
+        subscription.cancel()
+    }
+
+    /// Purging cancels what autosave had pending: the file stays gone when the window closes.
+    /// A change after the purge is saved as usual. Before the fix, the file was written again at
+    /// the end of the window.
+    @Test func purgeCancelsPendingSaves() async throws {
+        let clock = TestClock()
+        let directory = TemporaryDirectory()
+        let storage = FilePersistentStorage(key: "purged", directory: directory.url)
+        let store = Store<State>(storage: storage, autosave: .coalescing(window: .milliseconds(300), clock: clock))
+        store.state.value = 1          // saved at once
+        store.state.value = 2          // pending until the window closes
+        try store.persistence.purge()
+        #expect(directory.contents == [])
+        await clock.settle(by: .seconds(1))
+        try await store.persistence.flush()
+        #expect(directory.contents == [])
+
+        store.state.value = 3          // after the purge: saved at once, as after a quiet period
+        try await store.persistence.flush()
+        #expect(try restoredFile(storage).value == 3)
+    }
+
+    /// Purging from an autosave error handler, which runs on the autosave queue, does not wait
+    /// for itself.
+    @Test func purgeFromAnErrorHandlerDoesNotDeadlock() async throws {
+        let storage = TestPersistentStorage()
+        let store = Store<State>(storage: storage, autosave: .coalescing(window: .seconds(60), clock: TestClock()))
+        let purged = Recorder<Bool>()
+        store.persistence.errors += { _ in
+            purged.record((try? store.persistence.purge()) != nil)
+        }
+        storage.failNextWrite()
+        store.state.value = 1
+        #expect(await purged.wait(forCount: 1))
+        #expect(purged.values == [true])
+    }
+
+    private func restoredFile(_ storage: FilePersistentStorage) throws -> State {
+        let store = Store<State>(storage: storage)
+        try store.persistence.restore()
+        return store.state
+    }
+
     private func restored(from storage: InMemoryPersistentStorage) throws -> State {
         let store = Store<State>(storage: storage)
         try store.persistence.restore()
@@ -82,6 +168,6 @@ final class FailingStorage: AnyPersistentStorage {
 
     func read() throws(PersistenceError) -> Data? { nil }
     func delete() throws(PersistenceError) {}
-    func moveAside() throws(PersistenceError) -> String? { nil }
+    func moveAside(_ data: Data) throws(PersistenceError) -> String? { nil }
     var description: String { "failing" }
 }

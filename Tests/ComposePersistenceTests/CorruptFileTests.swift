@@ -1,5 +1,6 @@
 import ComposePersistence
 import ComposeStore
+import ComposeTestSupport
 import Foundation
 import Testing
 
@@ -57,6 +58,55 @@ import Testing
         let aside = directory.contents.filter { $0.hasPrefix("form.json.corrupt-") }
         #expect(aside.count == 3)
         #expect(Set(aside.compactMap { directory.read($0) }) == ["first", "second", "third"])
+    }
+
+    /// A save with `"version": 0` names what is wrong with it (before the fix: "unknown format
+    /// version 1", the one version that was right).
+    @Test func aSaveWithVersionZeroSaysSo() throws {
+        let directory = TemporaryDirectory()
+        try directory.write(#"{"compose":1,"version":0,"savedAt":"2026-11-21T10:00:00Z","state":{}}"#, to: "form.json")
+        let store = Store<State>(storage: FilePersistentStorage(key: "form", directory: directory.url))
+        #expect {
+            try store.persistence.restore()
+        } throws: { error in
+            guard case .corrupt(_, let reason, let movedTo)? = error as? PersistenceError else { return false }
+            return reason == "invalid state version 0 (versions start at 1)" && movedTo != nil
+        }
+    }
+
+    /// A corrupt save that cannot be set aside (the disk is read-only) is still reported as
+    /// corrupt, saying why it stayed; before the fix the error was `.unwritable`, hiding that the
+    /// save was corrupt.
+    @Test func aCorruptSaveThatCannotBeSetAsideIsStillReportedAsCorrupt() throws {
+        let storage = TestPersistentStorage()
+        storage.holdCorruptData()
+        storage.failNext(.moveAside, with: .unwritable(location: "test storage", reason: "Read-only file system (errno 30)"))
+        let store = Store<State>(storage: storage)
+        #expect {
+            try store.persistence.restore()
+        } throws: { error in
+            guard case .corrupt(_, let reason, let movedTo)? = error as? PersistenceError else { return false }
+            return movedTo == nil && reason.contains("could not be moved aside") && reason.contains("Read-only file system")
+        }
+        #expect(storage.data != nil)  // left in place
+    }
+
+    /// The same on a real read-only file system (a tmpfs mounted read-only; needs root).
+    @Test(.enabled(if: ReadOnlyMount.isAvailable, "needs root to mount a tmpfs"))
+    func aCorruptSaveOnAReadOnlyFileSystemIsReportedAsCorrupt() throws {
+        let directory = TemporaryDirectory()
+        let mount = try ReadOnlyMount(at: directory.url) { url in
+            try Data("{ not a save".utf8).write(to: url.appendingPathComponent("form.json"))
+        }
+        defer { mount.unmount() }
+        let store = Store<State>(storage: FilePersistentStorage(key: "form", directory: directory.url))
+        #expect {
+            try store.persistence.restore()
+        } throws: { error in
+            guard case .corrupt(_, let reason, nil)? = error as? PersistenceError else { return false }
+            return reason.contains("could not be moved aside")
+        }
+        #expect(directory.contents == ["form.json"])
     }
 
     @Test func aValidSaveRestores() throws {
@@ -129,5 +179,43 @@ import Testing
             guard case PersistenceError.migrationFailed(_, 3, let reason) = error else { return false }
             return reason.contains("newer version")
         }
+    }
+}
+
+/// A tmpfs mounted at a directory, filled, then made read-only.
+struct ReadOnlyMount {
+    let url: URL
+
+    static var isAvailable: Bool {
+        #if os(Linux)
+        return getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount")
+        #else
+        return false
+        #endif
+    }
+
+    init(at url: URL, fill: (URL) throws -> Void) throws {
+        self.url = url
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try Self.mount(["-t", "tmpfs", "-o", "size=1m", "tmpfs", url.path])
+        try fill(url)
+        try Self.mount(["-o", "remount,ro", url.path])
+    }
+
+    func unmount() {
+        _ = try? Self.run("/bin/umount", [url.path])
+    }
+
+    private static func mount(_ arguments: [String]) throws {
+        guard try run("/bin/mount", arguments) == 0 else { throw CocoaError(.fileWriteNoPermission) }
+    }
+
+    private static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 }

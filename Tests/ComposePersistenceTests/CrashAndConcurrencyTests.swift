@@ -102,3 +102,84 @@ import Darwin
         #expect(directory.contents == ["shared.json"])
     }
 }
+
+/// Writers whose process ids this process cannot see (containers, sandboxes: another PID
+/// namespace). A temporary file is abandoned only when no writer holds the directory lock, never
+/// because its writer's pid looks dead from here.
+@Suite(.enabled(if: PIDNamespace.isAvailable, "needs root and unshare(1) to make a PID namespace"))
+struct PIDNamespaceTests {
+    /// A child in a new PID namespace, with a pid that does not exist in this one, saves in a
+    /// loop while this process restores the same key 300 times: every one of its saves succeeds.
+    /// Before the fix, the restores deleted its temporary files as those of a dead process, and
+    /// most of its saves failed with ENOENT.
+    @Test(.timeLimit(.minutes(2)))
+    func aWriterInAnotherPIDNamespaceKeepsItsTemporaryFiles() async throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+        let child = PIDNamespace.start(ChildProcess.executable.path, ["save-loop", directory.path, "shared", "200000"])
+        let output = Pipe(), errors = Pipe()
+        child.standardOutput = output
+        child.standardError = errors
+        try child.run()
+        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        // Wait for the first save, then restore while it keeps saving.
+        _ = output.fileHandleForReading.availableData
+        let reader = Store<Payload>(storage: FilePersistentStorage(key: "shared", directory: directory.url))
+        for _ in 0..<300 {
+            _ = try reader.persistence.restore()
+            #expect(reader.state.filler.count == 200_000)
+        }
+        #expect(child.isRunning, "the writer failed: \(String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))")
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+    }
+
+    /// The same rule, seen directly: a temporary file whose writer (in another PID namespace,
+    /// under a pid unknown here) holds the directory lock is kept.
+    @Test func aLockedTemporaryFileOfAnUnknownPIDIsKept() throws {
+        let directory = TemporaryDirectory()
+        try directory.write("in progress", to: ".k.json.999999.1.tmp")
+        // flock(1) holds a shared lock on the directory, as a writer does, from a new namespace.
+        let holder = PIDNamespace.start("/usr/bin/flock", ["--shared", directory.path, "sleep", "30"])
+        try holder.run()
+        defer {
+            kill(holder.processIdentifier, SIGKILL)
+            holder.waitUntilExit()
+        }
+        // Wait until the lock is held: our exclusive attempt fails.
+        let probe = open(directory.path, O_RDONLY | O_DIRECTORY)
+        defer { close(probe) }
+        while flock(probe, LOCK_EX | LOCK_NB) == 0 { flock(probe, LOCK_UN); usleep(1_000) }
+        _ = try FilePersistentStorage(key: "k", directory: directory.url).read()
+        #expect(directory.contents == [".k.json.999999.1.tmp"])
+    }
+}
+
+/// Running a process in a PID namespace of its own (Linux, as root).
+enum PIDNamespace {
+    static var isAvailable: Bool {
+        #if os(Linux)
+        return geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")
+        #else
+        return false
+        #endif
+    }
+
+    /// `executable arguments` in a new PID namespace, started by a shell that first forks until
+    /// the next pid does not exist in this namespace (its `/proc` is still this namespace's), so
+    /// the process's pid means nothing here.
+    static func start(_ executable: String, _ arguments: [String]) -> Process {
+        let quoted = ([executable] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        // Command substitution, not `&` and `wait`: the test process blocks SIGCHLD, its children
+        // inherit the mask, and the shell's `wait` would never return.
+        let script = """
+            while :; do p=$(sh -c 'echo $$'); [ -e /proc/$((p + 1)) ] || break; done
+            \(quoted)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["--pid", "--fork", "--kill-child", "/bin/sh", "-c", script]
+        return process
+    }
+}

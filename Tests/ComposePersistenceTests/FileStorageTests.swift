@@ -38,13 +38,24 @@ import Darwin
         #expect(directory.contents == ["clean.json"])
     }
 
-    @Test func temporaryFilesOfDeadProcessesAreRemovedOnRestore() throws {
+    /// A temporary file is abandoned when no writer holds the directory lock: a writer holds it
+    /// from before it creates its temporary file until after its rename.
+    @Test func temporaryFilesAreRemovedOnRestoreOnlyWhenNoWriterIsActive() throws {
         let directory = TemporaryDirectory()
-        try directory.write("torn", to: ".abandoned.json.999999999.1.tmp")   // no such process
-        try directory.write("live", to: ".abandoned.json.\(getpid()).2.tmp")  // this process: kept
+        try directory.write("torn", to: ".abandoned.json.999999999.1.tmp")
         let storage = FilePersistentStorage(key: "abandoned", directory: directory.url)
+
+        // A writer is active (here, this test holds its lock): its temporary file is kept.
+        let writer = open(directory.path, O_RDONLY | O_DIRECTORY)
+        defer { close(writer) }
+        #expect(flock(writer, LOCK_SH) == 0)
         _ = try storage.read()
-        #expect(directory.contents == [".abandoned.json.\(getpid()).2.tmp"])
+        #expect(directory.contents == [".abandoned.json.999999999.1.tmp"])
+
+        // No writer: the file is abandoned, and the next restore removes it.
+        #expect(flock(writer, LOCK_UN) == 0)
+        _ = try storage.read()
+        #expect(directory.contents == [])
     }
 
     @Test func theDirectoryOverrideAppliesToStoragesCreatedInside() {
@@ -103,7 +114,7 @@ import Darwin
             { try storage.write(Data("{}".utf8)) },
             { _ = try storage.read() },
             { try storage.delete() },
-            { _ = try storage.moveAside() },
+            { _ = try storage.moveAside(Data()) },
         ] as [() throws -> Void] {
             #expect {
                 try operation()

@@ -36,6 +36,15 @@ package final class Alarm<C: Clock>: Sendable where C.Duration == Duration {
         superseded?.cancel()
     }
 
+    /// Cancels the pending wake-up, if any; later ones are scheduled as usual.
+    package func cancelPending() {
+        let task = state.withLock { state in
+            defer { state.task = nil }
+            return state.task
+        }
+        task?.cancel()
+    }
+
     /// Cancels the pending wake-up and every later one.
     package func cancel() {
         let task = state.withLock { state in

@@ -41,6 +41,12 @@ struct AutosaveStateMachine<Instant: InstantProtocol> where Instant.Duration == 
         return .saveAndWait(until: next)
     }
 
+    /// Drops what is pending (the data was purged): the next change saves at once.
+    mutating func cancelPending() {
+        windowEnd = nil
+        isDirty = false
+    }
+
     /// Saves what is pending now, instead of at the end of the window.
     mutating func flush() -> Action {
         guard isDirty else { return .none }

@@ -16,6 +16,12 @@ protocol Autosaving: AnyObject, Sendable {
     func flush() async throws(PersistenceError)
     /// ``flush()`` for a thread that must not return before the save (the process is exiting).
     func flushAndWait(timeout: Duration)
+    /// Cancels every pending save, then runs `delete` after every save already queued, and
+    /// returns when it has run.
+    func purge(_ delete: @escaping @Sendable () throws(PersistenceError) -> Void) throws(PersistenceError)
+    /// The store ended: saves what is pending now (and again if `saveAgain`: a save missed the
+    /// store's last state), then stops.
+    func storeEnded(saveAgain: Bool)
 }
 
 /// Runs ``AutosaveStateMachine`` on a store's changes, with an alarm on an injected clock, and
@@ -26,11 +32,18 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
         case windowClosed(C.Instant)
         /// Saves what is pending, then calls back with the error of the saves since the last flush.
         case flush(@Sendable (PersistenceError?) -> Void)
+        /// Drops what is pending, then runs the work on the queue, after the saves queued so far.
+        case purge(@Sendable () -> Void)
+        /// The store ended; see ``Autosaving/storeEnded(saveAgain:)``.
+        case storeEnded(saveAgain: Bool)
     }
 
     private let relay = EmitterCore<Event>.relay()
     private let alarm: Alarm<C>
     private let queue = DispatchQueue(label: "compose.persistence.autosave")
+    /// Marks `queue`, so that work asked for from a save's own error handler runs at once
+    /// instead of waiting for itself.
+    private static var queueKey: DispatchSpecificKey<ObjectIdentifier> { autosaveQueueKey }
     private let save: @Sendable () throws(PersistenceError) -> Void
     private let errors: @Sendable (PersistenceError) -> Void
     private let machine: HandlerState<AutosaveStateMachine<C.Instant>>
@@ -48,6 +61,7 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
         self.save = save
         self.errors = errors
         self.machine = HandlerState(AutosaveStateMachine(window: window))
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         registration = relay.register { [weak self] event in self?.handle(event) }
         AutosaveRegistry.add(self)
     }
@@ -75,10 +89,56 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
         _ = done.wait(timeout: .now() + seconds)
     }
 
+    func purge(_ delete: @escaping @Sendable () throws(PersistenceError) -> Void) throws(PersistenceError) {
+        let result = LockedState<Result<Void, PersistenceError>?>(nil)
+        let run: @Sendable () -> Void = {
+            let outcome: Result<Void, PersistenceError>
+            do throws(PersistenceError) {
+                try delete()
+                outcome = .success(())
+            } catch {
+                outcome = .failure(error)
+            }
+            result.withLock { $0 = outcome }
+        }
+        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) {
+            // Called from a save's error handler, on the queue: nothing queued can run before us.
+            relay.send(.purge({}))
+            run()
+        } else {
+            let done = DispatchSemaphore(value: 0)
+            relay.send(.purge {
+                run()
+                done.signal()
+            })
+            done.wait()
+        }
+        try result.withLock { $0 }?.get()
+    }
+
+    func storeEnded(saveAgain: Bool) {
+        relay.send(.storeEnded(saveAgain: saveAgain))
+    }
+
     /// Runs on the relay: one event at a time.
     private func handle(_ event: Event) {
         let action: AutosaveStateMachine<C.Instant>.Action
         switch event {
+        case .purge(let work):
+            machine.value.cancelPending()
+            alarm.cancelPending()
+            queue.async(execute: work)
+            return
+        case .storeEnded(let saveAgain):
+            // No change can come any more: save what is pending now rather than at the end of
+            // the window, and stop the alarm, which would only keep this saver alive.
+            alarm.cancel()
+            if case .save = machine.value.flush() {
+                enqueueSave()
+            } else if saveAgain {
+                enqueueSave()
+            }
+            return
         case .changed:
             action = machine.value.changed(at: alarm.clock.now)
         case .windowClosed(let end):
@@ -114,6 +174,9 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
         }
     }
 }
+
+/// Marks each autosaver's queue (see ``Autosaver``).
+private let autosaveQueueKey = DispatchSpecificKey<ObjectIdentifier>()
 
 /// The live autosavers, flushed when the process exits normally, so a change made just before
 /// `exit` (or the end of `main`) is not lost.

@@ -14,7 +14,7 @@ public struct EmptyPersistentStorage: AnyPersistentStorage {
 
     public func delete() throws(PersistenceError) {}
 
-    public func moveAside() throws(PersistenceError) -> String? {
+    public func moveAside(_ data: Data) throws(PersistenceError) -> String? {
         nil
     }
 

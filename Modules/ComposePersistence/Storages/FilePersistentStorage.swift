@@ -1,10 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
 
 /// A file, `<directory>/<key>.json`, saved atomically and durably.
@@ -34,13 +27,32 @@ import Foundation
 /// - Saves from several threads, stores or processes never interleave; the last complete save
 ///   wins.
 /// - Files are created readable and writable by their owner only (0600), directories 0700.
-/// - A file that cannot be restored is moved aside, never deleted or overwritten.
+/// - A file that cannot be restored is moved aside, never deleted or overwritten; only the bytes
+///   that failed to restore are moved, never a save written meanwhile by another store or
+///   process.
+/// - Anything at the file's place that is not a regular file (a FIFO, a socket, a device, a
+///   directory) is refused with ``PersistenceError/notARegularFile(location:kind:)``, without
+///   opening it for reading, so `restore()` never blocks on it.
+/// - A file larger than ``maximumSize`` is refused with
+///   ``PersistenceError/tooLarge(location:size:limit:)`` before its bytes are allocated, and left
+///   in place (raise the limit to read it); a save larger than the limit is refused before
+///   anything is written, so every save this storage writes can be restored by it.
+/// - A process killed while saving leaves a temporary file (`.<key>.json.<pid>.<n>.tmp`); the next
+///   `restore()` or `purge()` removes it, once no process is writing to the directory. Liveness
+///   is decided by an advisory lock on the directory, which every process sees, whatever its PID
+///   namespace, never by process ids.
 public struct FilePersistentStorage: AnyPersistentStorage {
     /// The key, as given.
     public let key: String
     /// The directory the file is in.
     public let directory: URL
+    /// The largest save this storage reads or writes, in bytes.
+    public let maximumSize: Int
     private let keyProblem: String?
+
+    /// The default of ``maximumSize``: 64 MiB. A larger save would take seconds to decode on a
+    /// phone; a state that big belongs in a database.
+    public static let defaultMaximumSize = 64 << 20
 
     /// A directory that replaces ``defaultDirectory`` for storages created while it is set.
     @TaskLocal
@@ -52,9 +64,12 @@ public struct FilePersistentStorage: AnyPersistentStorage {
     ///   - key: The file's name without extension; see "Keys".
     ///   - directory: Where the file goes; by default the override if set, otherwise
     ///     ``defaultDirectory``.
-    public init(key: String, directory: URL? = nil) {
+    ///   - maximumSize: The largest save read or written, in bytes; see "Guarantees".
+    public init(key: String, directory: URL? = nil, maximumSize: Int = FilePersistentStorage.defaultMaximumSize) {
+        precondition(maximumSize >= 0, "FilePersistentStorage: maximumSize cannot be negative: \(maximumSize)")
         self.key = key
         self.directory = directory ?? Self.directoryOverride ?? Self.defaultDirectory
+        self.maximumSize = maximumSize
         self.keyProblem = Self.problem(with: key)
     }
 
@@ -65,16 +80,16 @@ public struct FilePersistentStorage: AnyPersistentStorage {
 
     public func write(_ data: Data) throws(PersistenceError) {
         try checkKey()
-        let temporary = directory.appendingPathComponent(
-            "\(temporaryPrefix)\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp"
-        ).path
-        try AtomicFile.write(data, to: fileURL.path, temporary: temporary)
+        guard data.count <= maximumSize else {
+            throw PersistenceError.tooLarge(location: fileURL.path, size: data.count, limit: maximumSize)
+        }
+        try AtomicFile.write(data, to: fileURL.path, temporaryPrefix: temporaryPrefix)
     }
 
     public func read() throws(PersistenceError) -> Data? {
         try checkKey()
         AtomicFile.removeAbandonedTemporaryFiles(directory: directory.path, prefix: temporaryPrefix)
-        return try AtomicFile.read(fileURL.path)
+        return try AtomicFile.read(fileURL.path, maximumSize: maximumSize)
     }
 
     public func delete() throws(PersistenceError) {
@@ -83,16 +98,17 @@ public struct FilePersistentStorage: AnyPersistentStorage {
         AtomicFile.removeAbandonedTemporaryFiles(directory: directory.path, prefix: temporaryPrefix)
     }
 
-    public func moveAside() throws(PersistenceError) -> String? {
+    public func moveAside(_ data: Data) throws(PersistenceError) -> String? {
         try checkKey()
-        return try AtomicFile.moveAside(fileURL.path)
+        return try AtomicFile.moveAside(fileURL.path, ifContents: data, maximumSize: maximumSize)
     }
 
     public var description: String {
         fileURL.path
     }
 
-    /// Temporary files start with a dot and end in `.tmp`; they carry the writer's process id.
+    /// Temporary files start with a dot and end in `.tmp`; they carry the writer's process id, for
+    /// people reading the directory (liveness is decided by the directory lock).
     private var temporaryPrefix: String {
         ".\(key).json."
     }

@@ -45,9 +45,9 @@ public final class InMemoryPersistentStorage: AnyPersistentStorage {
         state.withLock { $0.data = nil }
     }
 
-    public func moveAside() throws(PersistenceError) -> String? {
+    public func moveAside(_ data: Data) throws(PersistenceError) -> String? {
         state.withLock { state in
-            guard let data = state.data else { return nil }
+            guard state.data == data else { return nil }
             state.movedAside.append(data)
             state.data = nil
             return "\(name), set aside #\(state.movedAside.count)"

@@ -45,6 +45,8 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         @usableFromInline var observationKeyPaths: [AnyKeyPath: AnyKeyPath] = [:]
         /// The entries the state refers to (`@Ref`), which the store listens to.
         @usableFromInline var referenced: [ObjectIdentifier: any ReferenceEntry] = [:]
+        /// Objects of modules built on the store, by type (see ``StoreExtension``).
+        @usableFromInline var extensions: [ObjectIdentifier: any StoreExtension<State>] = [:]
 
         @inlinable
         init(state: State) {
@@ -90,9 +92,6 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// A signal for every notice that changed something, for modules built on the store
     /// (persistence's autosave). Sent only while someone listens.
     @usableFromInline package let changed = EmitterCore<Void>(label: nil, remembersValues: false, isLogged: false)
-    /// Where a module built on the store keeps its per-store object (the persistence of a store
-    /// with a storage), since the store cannot name types of modules above it.
-    package let attachment = LockedState<AnyObject?>(nil)
     @usableFromInline let registrar = ObservationRegistrar()
     @usableFromInline package let label: String
     @usableFromInline let stateQueue: StateQueue<State>
@@ -131,6 +130,11 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         notifierRegistration?.cancel()
         executions.cancelAll()
         stopListeningToReferences()
+        let (extensions, finalState) = core.withLock { core in
+            defer { core.extensions = [:] }
+            return (core.extensions, core.state)
+        }
+        for storeExtension in extensions.values { storeExtension.storeDidEnd(finalState: finalState) }
     }
 
     // MARK: Reading

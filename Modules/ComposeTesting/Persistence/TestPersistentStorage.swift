@@ -104,10 +104,10 @@ public final class TestPersistentStorage: AnyPersistentStorage {
         state.withLock { $0.data = nil }
     }
 
-    public func moveAside() throws(PersistenceError) -> String? {
+    public func moveAside(_ data: Data) throws(PersistenceError) -> String? {
         try failure(for: .moveAside)
         return state.withLock { state -> String? in
-            guard let data = state.data else { return nil }
+            guard state.data == data else { return nil }
             state.movedAside.append(data)
             state.data = nil
             return "\(name) (set aside #\(state.movedAside.count))"

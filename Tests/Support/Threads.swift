@@ -8,7 +8,7 @@ import Foundation
 /// pool's threads (one per core) until it ends, so 8 tasks on 2 cores would run two at a time and
 /// stall every other test of the process meanwhile. Threads interleave preemptively, which is
 /// what a stress test wants, and leave the pool alone.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+public func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
     let group = DispatchGroup()
     for index in 0..<count {
         group.enter()
