@@ -13,11 +13,23 @@ extension StoreStorage {
     /// Tells the registrar that `keyPath` was read, setting up change reports for it the first time.
     @usableFromInline
     func observationAccess<Value>(_ keyPath: KeyPath<State, Value>) {
-        let rooted: AnyKeyPath = core.withLock { core in
-            if let rooted = core.observationKeyPaths[keyPath] { return rooted }
-            let rooted = observedStateKeyPath.appending(path: keyPath)
+        let known: AnyKeyPath? = core.withLock { $0.observationKeyPaths[keyPath] }
+        let rooted = known ?? startReportingChanges(of: keyPath)
+        // The registrar needs the key path's static type, which is known here.
+        registrar.access(self, keyPath: unsafeDowncast(rooted, to: KeyPath<StoreStorage<State>, Value>.self))
+    }
+
+    /// Registers the internal observer that reports `keyPath`'s changes to the registrar, once.
+    /// Its first value is read from a snapshot without the lock (a key path can be user code).
+    @usableFromInline
+    func startReportingChanges<Value>(of keyPath: KeyPath<State, Value>) -> AnyKeyPath {
+        let (snapshot, version) = core.withLock { ($0.state, $0.version) }
+        let rooted = observedStateKeyPath.appending(path: keyPath)
+        let value = ObservedValue(keyPath, in: snapshot, isEqual: Self.probablyEqual)
+        let registered: (AnyKeyPath, StateObserver<State>?, missed: Bool) = core.withLock { core in
+            // Another thread may have registered it meanwhile: keep theirs.
+            if let existing = core.observationKeyPaths[keyPath] { return (existing, nil, false) }
             core.observationKeyPaths[keyPath] = rooted
-            let value = ObservedValue(keyPath, in: core.state, isEqual: Self.probablyEqual)
             let observer = StateObserver<State>(
                 id: core.registry.makeID(),
                 words: value.words.map { [$0] },
@@ -29,10 +41,10 @@ extension StoreStorage {
                 }
             )
             core.registry.add(observer)
-            return rooted
+            return (rooted, observer, core.version != version)
         }
-        // The registrar needs the key path's static type, which is known here.
-        registrar.access(self, keyPath: unsafeDowncast(rooted, to: KeyPath<StoreStorage<State>, Value>.self))
+        if registered.missed, let observer = registered.1 { refresh(observer.words) }
+        return registered.0
     }
 
     /// Equality for values whose type may not be `Equatable`: `==` when it is, identical bits

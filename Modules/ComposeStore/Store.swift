@@ -152,6 +152,13 @@ public struct Store<State: AnyState>: Sendable {
         try storage.mutate(body)
     }
 
+    /// Makes the store's version move as a write from another thread would, without changing the
+    /// state: a `mutate` running now loses its run. For tests of `mutate` under contention.
+    @_spi(Testing)
+    public func simulateConcurrentWrite() {
+        storage.core.withLock { $0.version &+= 1 }
+    }
+
     /// How the store is named in the ``EventLog``.
     public var label: String {
         storage.label

@@ -209,6 +209,38 @@ import Testing
         #expect(heard.count == 1)
     }
 
+    /// A value the emitter remembers (`lastValue`) is released when a newer one replaces it;
+    /// its deinit is user code and may read the same emitter. Before the fix it ran inside the
+    /// emitter's lock: a relock, which crashed debug builds and deadlocked release builds.
+    @Test(.timeLimit(.minutes(1)))
+    func aReplacedValueIsReleasedOutsideTheLock() {
+        final class ReadsOnDeinit: Sendable {
+            let emitter: LockedBox<ValueEmitter<ReadsOnDeinit>?>
+            let seen: Recorder<Bool>
+            init(_ emitter: LockedBox<ValueEmitter<ReadsOnDeinit>?>, _ seen: Recorder<Bool>) {
+                self.emitter = emitter
+                self.seen = seen
+            }
+            deinit { seen.record(emitter.value?.lastValue != nil) }
+        }
+        let box = LockedBox<ValueEmitter<ReadsOnDeinit>?>(nil)
+        let seen = Recorder<Bool>()
+        let emitter = ValueEmitter<ReadsOnDeinit>()
+        box.mutate { $0 = emitter }
+        emitter += { _ in }
+        emitter.send(ReadsOnDeinit(box, seen))
+        emitter.send(ReadsOnDeinit(box, seen))   // replaces the first: its deinit reads lastValue
+        // Replaced while a delivery is in progress: the queued path releases outside the lock too.
+        let reentrant = emitter.register { value in
+            if seen.count == 1 { emitter.send(ReadsOnDeinit(box, seen)) }
+        }
+        emitter.send(ReadsOnDeinit(box, seen))
+        reentrant.cancel()
+        #expect(seen.values.count >= 2)
+        #expect(seen.values.allSatisfy { $0 })
+        box.mutate { $0 = nil }
+    }
+
     @Test func aHandlerCancelledDuringADeliveryIsReleasedWhenTheDeliveryEnds() {
         // The delivery reads its snapshot of the handlers without the lock, so cancelling during
         // it keeps the old array alive until the delivery is over (see EmitterCore,

@@ -1,7 +1,9 @@
 @testable import ComposeRefs
+import ComposeEmitters
 import ComposeStore
 import ComposeTestSupport
 import Dispatch
+import Foundation
 import Testing
 
 @Suite struct ConcurrencyTests {
@@ -72,5 +74,35 @@ import Testing
             for step in 1...200 { stores[index].card.count = step }
         }
         #expect(await eventually { lastHeard.allSatisfy { $0.value == 200 } })
+    }
+
+    /// A slow `Referred.mutate` against a writer that never pauses commits within a bounded
+    /// number of runs (the same gate as a store's `mutate`; see `CommitGate`).
+    @Test(.timeLimit(.minutes(1)))
+    func aSlowMutateCommitsUnderContention() async {
+        let referred = Referred(Card.fresh())
+        let runs = LockedBox(0)
+        let done = LockedBox(false)
+        await onThreads(2) { thread in
+            if thread == 0 {
+                for _ in 0..<3 {
+                    referred.mutate { card in
+                        runs.mutate { $0 += 1 }
+                        usleep(2_000)
+                        card.count += 1
+                    }
+                }
+                done.mutate { $0 = true }
+            } else {
+                var step = 0
+                let deadline = ContinuousClock.now + .seconds(10)
+                while !done.value, ContinuousClock.now < deadline {
+                    step += 1
+                    referred.mutate { $0.title = "\(step)" }
+                }
+            }
+        }
+        #expect(referred.value.count == 3)
+        #expect(runs.value <= 3 * (CommitGate.optimisticRuns + 1))
     }
 }

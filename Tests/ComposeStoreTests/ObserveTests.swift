@@ -1,6 +1,7 @@
 import ComposeEmitters
 @testable import ComposeStore
 import ComposeTestSupport
+import Dispatch
 import Synchronization
 import Testing
 
@@ -202,5 +203,97 @@ import Testing
         #expect(await eventually { last.values.last == 4_000 })
         let heard = last.values
         #expect(heard == heard.sorted())  // never backwards
+    }
+}
+
+/// Adding an observer reads its key paths, which can be user code: it does so without the
+/// store's lock, and an observer added while another thread commits still hears the last value.
+@Suite struct ObserverRegistrationTests {
+    struct Reading: AnyState {
+        var value = 0
+        /// User code: reads the store it belongs to (through a global, as an app might).
+        var echoed: Int {
+            _ = ObserverRegistrationTests.current.value?.state.value
+            return value
+        }
+        /// User code that runs a hook the test sets while it is read.
+        var slowly: Int {
+            ObserverRegistrationTests.duringRead.value?()
+            return value
+        }
+    }
+
+    nonisolated(unsafe) static let duringRead = LockedBox<(@Sendable () -> Void)?>(nil)
+
+    nonisolated(unsafe) static let current = LockedBox<Store<Reading>?>(nil)
+
+    /// Before the fix, the computed getter ran under the store's lock and relocked it: a crash
+    /// in debug builds, a deadlock in release builds.
+    @Test(.timeLimit(.minutes(1)))
+    func aComputedKeyPathIsReadWithoutTheStoresLock() {
+        let store = Store<Reading>()
+        Self.current.mutate { $0 = store }
+        defer { Self.current.mutate { $0 = nil } }
+        let heard = Recorder<Int>()
+        store.observe(\.echoed) { heard.record($0) }
+        _ = store.echoed  // Observation's first read of the key path, also without the lock
+        store.value = 1
+        #expect(heard.values == [1])
+    }
+
+    /// A commit that lands, and is delivered, while an observer is being added (between the
+    /// read of its values and its registration) is not missed: the observer hears it. The
+    /// computed key path makes the window deterministic: reading it has another thread write
+    /// and finish notifying before the observer is registered.
+    @Test(.timeLimit(.minutes(1)))
+    func aCommitDeliveredWhileAnObserverIsAddedIsNotMissed() async {
+        let store = Store<Reading>()
+        let heard = Recorder<Int>()
+        Self.current.mutate { $0 = store }
+        defer { Self.current.mutate { $0 = nil } }
+        let writeNow = DispatchSemaphore(value: 0)
+        let written = DispatchSemaphore(value: 0)
+        Self.duringRead.mutate { hook in
+            hook = {
+                Self.duringRead.mutate { $0 = nil }  // once
+                writeNow.signal()
+                written.wait()
+            }
+        }
+        await onThreads(2) { thread in
+            if thread == 0 {
+                store.observe(\.slowly) { heard.record($0) }
+            } else {
+                writeNow.wait()
+                store.value = 42  // commits and delivers its notice before returning
+                written.signal()
+            }
+        }
+        #expect(heard.values == [42])
+    }
+
+    /// 200 observers are added on one thread while another writes 1 to 2,000: every observer
+    /// ends on 2,000, whether it heard it or its first read already saw it.
+    @Test func anObserverAddedDuringCommitsEndsOnTheLastValue() async {
+        let store = Store<Profile>()
+        let final = 2_000
+        let outcomes = LockedBox<[(heard: Recorder<Int>, seenAfter: Int)]>([])
+        await onThreads(2) { thread in
+            if thread == 0 {
+                for value in 1...final { store.age = value }
+            } else {
+                for _ in 0..<200 {
+                    let heard = Recorder<Int>()
+                    store.observe(\.age) { heard.record($0) }
+                    let seenAfter = store.age
+                    outcomes.mutate { $0.append((heard, seenAfter)) }
+                }
+            }
+        }
+        for (heard, seenAfter) in outcomes.value {
+            // Its first read was at most `seenAfter`; if that was not the last value, it must
+            // have heard the last value since.
+            #expect(heard.values.last == final || (heard.values.isEmpty && seenAfter == final))
+        }
     }
 }

@@ -134,10 +134,17 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
             EventLog.record(.send, source: logSource, payload: value)
         }
         // The snapshot lives in this scope only: it is released before `finishDelivering` gives
-        // the role up (see "Publication").
+        // the role up (see "Publication"). The values it replaces as the last sent and last
+        // delivered are released after the lock too: a release can run a deinit, which is user
+        // code and may read this emitter.
+        var replacedSent: Value?
+        var replacedDelivered: Value?
         do {
             let start: (ContiguousArray<Entry?>, UInt, ContiguousArray<ContiguousArray<Entry?>>)? = state.withLock { state in
-                if remembersValues { state.lastSent = value }
+                if remembersValues {
+                    replacedSent = value
+                    swap(&state.lastSent, &replacedSent)
+                }
                 // `backlog` only changes under the lock, so a relaxed load is exact here.
                 if delivering.load(ordering: .acquiring) || backlog.load(ordering: .relaxed) > 0 {
                     state.queue.append(value)
@@ -145,15 +152,21 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
                     return nil
                 }
                 delivering.store(true, ordering: .relaxed)
-                if remembersValues { state.lastDelivered = value }
+                if remembersValues {
+                    replacedDelivered = value
+                    swap(&state.lastDelivered, &replacedDelivered)
+                }
                 return (publishEntries(&state), cancellations.load(ordering: .relaxed), takeRetired(&state))
             }
             guard let (entries, epoch, retired) = start else {
                 // Queued. If the owner left before it could see the value, deliver it ourselves.
+                replacedSent = nil
                 if !delivering.load(ordering: .sequentiallyConsistent) { resume() }
                 return
             }
             _ = retired  // freed here, by the owner of the role, outside the lock
+            replacedSent = nil
+            replacedDelivered = nil
             deliver(value, to: entries, epoch: epoch)
         }
         finishDelivering()
@@ -250,10 +263,12 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
             }
             // `next` (and the snapshot in it) is released at the end of each turn, before the
             // role is given up at the top of the next (see "Publication").
+            var replaced: Value?
             let (next, retired): (Next?, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
-                (nextDelivery(&state), takeRetired(&state))
+                (nextDelivery(&state, replacing: &replaced), takeRetired(&state))
             }
             _ = retired
+            replaced = nil  // released outside the lock (a deinit is user code)
             switch next {
             case .broadcast(let value, let entries, let epoch)?:
                 deliver(value, to: entries, epoch: epoch)
@@ -266,8 +281,11 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Takes the next queued delivery. Called under the lock by the owner of the delivery role.
+    ///
+    /// - Parameter replaced: Receives the value this delivery replaces as the last delivered,
+    ///   for the caller to release after unlocking.
     @inlinable
-    func nextDelivery(_ state: inout State) -> Next? {
+    func nextDelivery(_ state: inout State, replacing replaced: inout Value?) -> Next? {
         // `isEmpty` first: popping is a mutation, which checks the deque's uniqueness.
         while !state.replays.isEmpty {
             let (value, token) = state.replays.removeFirst()
@@ -279,7 +297,10 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         guard !state.queue.isEmpty else { return nil }
         let value = state.queue.removeFirst()
         backlog.subtract(1, ordering: .sequentiallyConsistent)
-        if remembersValues { state.lastDelivered = value }
+        if remembersValues {
+            replaced = value
+            swap(&state.lastDelivered, &replaced)
+        }
         return .broadcast(value, publishEntries(&state), epoch: cancellations.load(ordering: .relaxed))
     }
 

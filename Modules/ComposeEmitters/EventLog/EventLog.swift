@@ -1,13 +1,15 @@
-import Synchronization
+import Synchronization  // Atomic (the switch)
 
 /// An opt-in log of every discrete event: sends, and (from other Compose modules) store
 /// mutations, route changes and component lifecycle.
 ///
 /// Logging is off until something observes the log. While it is off, an emitter pays one
-/// relaxed atomic load per send. While it is on, each event is handed to the observers before
-/// the event takes effect, in the order events were recorded, with the delivery rules of any
-/// emitter: on the thread where it happened, unless the log is handing over another event at
-/// that moment, in which case the thread doing so hands this one over right after.
+/// relaxed atomic load per send. While it is on, each event is numbered (``Event/sequence``)
+/// and handed to the observers in the order of its number, whatever thread recorded it, with
+/// the delivery rules of any emitter: on the thread where it happened, unless the log is handing
+/// over another event at that moment, in which case the thread doing so hands this one over
+/// right after. An event is recorded before it takes effect (a send is logged before its
+/// handlers run); when another thread is handing events over, it may reach the observers after.
 ///
 /// ```swift
 /// let tracing = EventLog.observe { event in
@@ -38,7 +40,9 @@ public enum EventLog {
         }
     }
 
-    private static let sequence = Atomic<UInt64>(0)
+    /// The last sequence number given. Numbering and queueing an event happen under this one
+    /// lock, so events reach the observers in the order of their numbers.
+    private static let sequence = LockedState<UInt64>(0)
 
     private static let observers = EmitterCore<Event>(label: "EventLog", remembersValues: false, isLogged: false)
 
@@ -79,13 +83,13 @@ public enum EventLog {
         payload: @autoclosure () -> any Sendable
     ) {
         guard isEnabled else { return }
-        let event = Event(
-            kind: kind,
-            source: source(),
-            payload: payload(),
-            time: .now,
-            sequence: sequence.add(1, ordering: .relaxed).newValue
-        )
-        observers.send(event)
+        // The autoclosures may be user code (a description): evaluated before the lock.
+        let source = source()
+        let payload = payload()
+        sequence.withLock { sequence in
+            sequence += 1
+            observers.enqueue(Event(kind: kind, source: source, payload: payload, time: .now, sequence: sequence))
+        }
+        observers.deliverBacklog()
     }
 }

@@ -16,6 +16,10 @@ final class RefEntry<Value: Referable>: ReferenceEntry, @unchecked Sendable {
         /// compared against.
         @usableFromInline var version: UInt64 = 0
         @usableFromInline var listeners: [ReferenceListener] = []
+        /// The thread running an irrevocable `mutate`, or 0 (see `CommitGate`).
+        @usableFromInline var gateOwner: UInt = 0
+        /// Made by the first `mutate` that becomes irrevocable.
+        @usableFromInline var gate: CommitGate?
 
         @inlinable
         init(value: Value) {
@@ -49,7 +53,8 @@ final class RefEntry<Value: Referable>: ReferenceEntry, @unchecked Sendable {
     /// wins: concurrent writes are ordered by the lock, and none is torn.
     ///
     /// `==` is user code, so it runs outside the lock: the write commits only if no other write
-    /// landed since the value it compared against, and compares again otherwise.
+    /// landed since the value it compared against, and compares again otherwise (through the
+    /// same bounded loop as ``mutate(_:)``).
     ///
     /// - Returns: Whether the value changed.
     @inlinable
@@ -59,43 +64,97 @@ final class RefEntry<Value: Referable>: ReferenceEntry, @unchecked Sendable {
             newValue.id == id,
             "@Ref: an entity's id never changes (\(Value.self) id \(id)); assign the value to the @Ref to point it at another entity"
         )
-        while true {
-            let (current, version) = contents.withLock { ($0.value, $0.version) }
-            if current == newValue { return false }
-            if commit(newValue, ifVersion: version) { return true }
-        }
+        return update { current in current == newValue ? (nil, false) : (newValue, true) }
     }
 
     /// Runs `body` on the value and writes the result, atomically: if another write lands while
-    /// `body` runs, `body` runs again on the newer value, so no write is lost.
+    /// `body` runs, `body` runs again on the newer value, so no write is lost. After
+    /// `CommitGate.optimisticRuns` lost runs, other writers of this entity wait while `body`
+    /// runs once more, so it commits after a bounded number of runs; no lock is held while
+    /// `body` (or `==`) runs.
     @inlinable
     func mutate<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        while true {
-            let (current, version) = contents.withLock { ($0.value, $0.version) }
+        try update { current in
             var copy = current
             let result = try body(&copy)
             precondition(
                 copy.id == id,
                 "@Ref: an entity's id never changes (\(Value.self) id \(id)); assign the value to the @Ref to point it at another entity"
             )
-            if copy == current || commit(copy, ifVersion: version) { return result }
+            return (copy == current ? nil : copy, result)
         }
+    }
+
+    /// The loop of ``write(_:)`` and ``mutate(_:)``: `body` gives the new value (`nil` for no
+    /// change) from the current one, without the lock; it is committed if no other write landed
+    /// meanwhile, and `body` runs again otherwise, through the gate after
+    /// `CommitGate.optimisticRuns` lost runs.
+    @inlinable
+    func update<Result>(_ body: (Value) throws -> (Value?, Result)) rethrows -> Result {
+        var lostRuns = 0
+        var heldGate: CommitGate?
+        defer { if let heldGate { leaveGate(heldGate) } }
+        while true {
+            if heldGate == nil, lostRuns >= CommitGate.optimisticRuns { heldGate = enterGate() }
+            let snapshot: (Value, UInt64)? = contents.withLock { contents in
+                CommitGate.mustWait(forGateOwner: contents.gateOwner) ? nil : (contents.value, contents.version)
+            }
+            guard let (current, version) = snapshot else {
+                contents.withLock { $0.gate }?.waitForTheIrrevocableRun()
+                continue
+            }
+            let (newValue, result) = try body(current)
+            guard let newValue else { return result }
+            switch commit(newValue, ifVersion: version) {
+            case .committed: return result
+            case .stale: lostRuns += 1
+            case .gated(let gate):
+                gate.waitForTheIrrevocableRun()
+                lostRuns += 1
+            }
+        }
+    }
+
+    @usableFromInline
+    enum Commit {
+        case committed
+        case stale
+        case gated(CommitGate)
     }
 
     /// Swaps `newValue` in if the version is still `version`, then calls the listeners, after
     /// the lock. The old value is released after the lock too (a release can run a deinit).
     @inlinable
-    func commit(_ newValue: Value, ifVersion version: UInt64) -> Bool {
+    func commit(_ newValue: Value, ifVersion version: UInt64) -> Commit {
         var outgoing = newValue
-        let listeners: [ReferenceListener]? = contents.withLock { contents in
-            guard contents.version == version else { return nil }
+        let outcome: (Commit, [ReferenceListener]) = contents.withLock { contents in
+            if CommitGate.mustWait(forGateOwner: contents.gateOwner) { return (.gated(contents.gate!), []) }
+            guard contents.version == version else { return (.stale, []) }
             swap(&contents.value, &outgoing)
             contents.version &+= 1
-            return contents.listeners
+            return (.committed, contents.listeners)
         }
-        guard let listeners else { return false }
-        for listener in listeners { listener.onChange() }
-        return true
+        for listener in outcome.1 { listener.onChange() }
+        return outcome.0
+    }
+
+    @usableFromInline
+    func enterGate() -> CommitGate {
+        let gate = contents.withLock { contents in
+            if let gate = contents.gate { return gate }
+            let gate = CommitGate()
+            contents.gate = gate
+            return gate
+        }
+        gate.enter()
+        contents.withLock { $0.gateOwner = ThreadIdentity.current }
+        return gate
+    }
+
+    @usableFromInline
+    func leaveGate(_ gate: CommitGate) {
+        contents.withLock { $0.gateOwner = 0 }
+        gate.leave()
     }
 
     @usableFromInline

@@ -47,6 +47,10 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         @usableFromInline var referenced: [ObjectIdentifier: any ReferenceEntry] = [:]
         /// Objects of modules built on the store, by type (see ``StoreExtension``).
         @usableFromInline var extensions: [ObjectIdentifier: any StoreExtension<State>] = [:]
+        /// The thread running an irrevocable `mutate`, or 0 (see ``CommitGate``).
+        @usableFromInline var gateOwner: UInt = 0
+        /// Made by the first `mutate` that becomes irrevocable.
+        @usableFromInline var gate: CommitGate?
 
         @inlinable
         init(state: State) {
@@ -62,11 +66,15 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         /// The states before and after, kept only when someone needs them: the change emitters
         /// or the event log.
         @usableFromInline var states: States?
+        /// Not a commit: observers added while commits landed look again at `changes`, and
+        /// nothing else hears of it (no `willChange`, no autosave, no Observation report).
+        @usableFromInline var isRefresh: Bool
 
         @inlinable
-        init(changes: ChangedWords, states: States? = nil) {
+        init(changes: ChangedWords, states: States? = nil, isRefresh: Bool = false) {
             self.changes = changes
             self.states = states
+            self.isRefresh = isRefresh
         }
     }
 
@@ -188,18 +196,42 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         }
         var incoming = newValue
         let wantsStates = needsStates
-        let changes: ChangedWords = core.withLock { core in
-            swap(&core.state, &incoming)
-            let changes = withUnsafeBytes(of: &incoming) { old in
-                withUnsafeBytes(of: &core.state) { new in ChangedWords.between(old, new) }
+        while true {
+            let outcome: Commit = core.withLock { core in
+                if CommitGate.mustWait(forGateOwner: core.gateOwner) { return .gated(core.gate!) }
+                swap(&core.state, &incoming)
+                let changes = withUnsafeBytes(of: &incoming) { old in
+                    withUnsafeBytes(of: &core.state) { new in ChangedWords.between(old, new) }
+                }
+                guard !changes.isEmpty else { return .unchanged }
+                core.version &+= 1
+                referencesCommitted(changes, in: &core)
+                notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: incoming, new: core.state) : nil))
+                return .committed
             }
-            guard !changes.isEmpty else { return changes }
-            core.version &+= 1
-            referencesCommitted(changes, in: &core)
-            notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: incoming, new: core.state) : nil))
-            return changes
+            switch outcome {
+            case .gated(let gate):
+                gate.waitForTheIrrevocableRun()
+                continue
+            case .committed:
+                notifier.deliverBacklog()
+            case .unchanged, .stale:
+                break
+            }
+            return
         }
-        if !changes.isEmpty { notifier.deliverBacklog() }
+    }
+
+    /// What a write's attempt to commit came to.
+    @usableFromInline
+    enum Commit {
+        case committed
+        /// Nothing changed; nobody is notified.
+        case unchanged
+        /// Another write landed since the state was read (`mutate` runs again).
+        case stale
+        /// An irrevocable `mutate` of another thread is running: wait for it, then try again.
+        case gated(CommitGate)
     }
 
     /// Writes `value` at `keyPath`.
@@ -225,33 +257,48 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         // The value written swaps places with the old one, which is released after the lock:
         // releasing a value can run a deinit, which is user code.
         var outgoing = value
-        let committed: Bool = core.withLock { core in
-            let unchanged = withUnsafeBytes(of: &core.state) { state in
-                withUnsafeBytes(of: &outgoing) { new in
-                    size == 0 || memcmp(state.baseAddress! + offset, new.baseAddress!, size) == 0
+        while true {
+            let outcome: Commit = core.withLock { core in
+                if CommitGate.mustWait(forGateOwner: core.gateOwner) { return .gated(core.gate!) }
+                let unchanged = withUnsafeBytes(of: &core.state) { state in
+                    withUnsafeBytes(of: &outgoing) { new in
+                        size == 0 || memcmp(state.baseAddress! + offset, new.baseAddress!, size) == 0
+                    }
                 }
+                guard !unchanged else { return .unchanged }
+                let old = wantsStates ? core.state : nil
+                withUnsafeMutableBytes(of: &core.state) { state in
+                    swap(&state.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Value.self).pointee, &outgoing)
+                }
+                core.version &+= 1
+                let changes = ChangedWords(offset: offset, size: size)
+                referencesCommitted(changes, in: &core)
+                let states = old.map { States(old: $0, new: core.state, keyPath: String(describing: keyPath)) }
+                notifier.enqueue(Notice(changes: changes, states: states))
+                return .committed
             }
-            guard !unchanged else { return false }
-            let old = wantsStates ? core.state : nil
-            withUnsafeMutableBytes(of: &core.state) { state in
-                swap(&state.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Value.self).pointee, &outgoing)
+            switch outcome {
+            case .gated(let gate):
+                gate.waitForTheIrrevocableRun()
+                continue
+            case .committed:
+                notifier.deliverBacklog()
+            case .unchanged, .stale:
+                break
             }
-            core.version &+= 1
-            let changes = ChangedWords(offset: offset, size: size)
-            referencesCommitted(changes, in: &core)
-            let states = old.map { States(old: $0, new: core.state, keyPath: String(describing: keyPath)) }
-            notifier.enqueue(Notice(changes: changes, states: states))
-            return true
+            return
         }
-        if committed { notifier.deliverBacklog() }
     }
 
     /// Runs `body` on a copy of the state and commits the result atomically, with one
     /// notification for the whole batch.
     ///
     /// If another write commits while `body` runs, `body` runs again on the newer state, so no
-    /// write is lost. Inside `body`, reads and writes of this store on this thread (including a
-    /// nested `mutate`) see and change the working copy. If `body` throws, nothing is committed.
+    /// write is lost. After ``CommitGate/optimisticRuns`` lost runs the `mutate` becomes
+    /// irrevocable: other writers of this store wait while `body` runs once more, and it commits
+    /// (see ``CommitGate``). No lock of the store is held while `body` runs. Inside `body`,
+    /// reads and writes of this store on this thread (including a nested `mutate`) see and change
+    /// the working copy. If `body` throws, nothing is committed.
     ///
     /// - Returns: What `body` returns on the run that was committed.
     @inlinable
@@ -260,31 +307,72 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         if let working = MutationFrame.workingCopy(of: self) {
             return try body(&working.assumingMemoryBound(to: State.self).pointee)
         }
+        var lostRuns = 0
+        var heldGate: CommitGate?
+        defer { if let heldGate { leaveGate(heldGate) } }
         while true {
-            var (copy, version) = core.withLock { ($0.state, $0.version) }
+            if heldGate == nil, lostRuns >= CommitGate.optimisticRuns { heldGate = enterGate() }
+            let snapshot: (State, UInt64)? = core.withLock { core in
+                CommitGate.mustWait(forGateOwner: core.gateOwner) ? nil : (core.state, core.version)
+            }
+            guard var (copy, version) = snapshot else {
+                // Another thread's irrevocable run: wait for it, without counting a lost run.
+                core.withLock { $0.gate }?.waitForTheIrrevocableRun()
+                continue
+            }
             let result = try withUnsafeMutablePointer(to: &copy) { pointer in
                 try MutationFrame.with(self, workingCopy: UnsafeMutableRawPointer(pointer)) {
                     try body(&pointer.pointee)
                 }
             }
             let wantsStates = needsStates
-            let outcome: ChangedWords? = core.withLock { core in
-                guard core.version == version else { return nil }
+            let outcome: Commit = core.withLock { core in
+                if CommitGate.mustWait(forGateOwner: core.gateOwner) { return .gated(core.gate!) }
+                guard core.version == version else { return .stale }
                 swap(&core.state, &copy)
                 let changes = withUnsafeBytes(of: &copy) { old in
                     withUnsafeBytes(of: &core.state) { new in ChangedWords.between(old, new) }
                 }
-                guard !changes.isEmpty else { return changes }
+                guard !changes.isEmpty else { return .unchanged }
                 core.version &+= 1
                 referencesCommitted(changes, in: &core)
                 notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: copy, new: core.state) : nil))
-                return changes
+                return .committed
             }
-            // Another write landed: run the body again on the newer state.
-            guard let changes = outcome else { continue }
-            if !changes.isEmpty { notifier.deliverBacklog() }
-            return result
+            switch outcome {
+            case .committed:
+                notifier.deliverBacklog()
+                return result
+            case .unchanged:
+                return result
+            case .stale:
+                // Another write landed: run the body again on the newer state.
+                lostRuns += 1
+            case .gated(let gate):
+                gate.waitForTheIrrevocableRun()
+                lostRuns += 1
+            }
         }
+    }
+
+    /// Takes the store's gate for an irrevocable run and marks the store as gated by this thread.
+    @usableFromInline
+    func enterGate() -> CommitGate {
+        let gate = core.withLock { core in
+            if let gate = core.gate { return gate }
+            let gate = CommitGate()
+            core.gate = gate
+            return gate
+        }
+        gate.enter()
+        core.withLock { $0.gateOwner = ThreadIdentity.current }
+        return gate
+    }
+
+    @usableFromInline
+    func leaveGate(_ gate: CommitGate) {
+        core.withLock { $0.gateOwner = 0 }
+        gate.leave()
     }
 
     /// Whether a commit must keep the old and new states: the change emitters have subscribers,
@@ -296,15 +384,36 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
 
     // MARK: Observers
 
-    /// Registers an observer built by `make` with the current state, atomically with respect to
-    /// commits.
+    /// Registers an observer built by `make` from the current state.
+    ///
+    /// `make` reads the observed values, and a key path can be user code (a computed property),
+    /// so it runs on a snapshot without the lock. If a commit lands between the snapshot and the
+    /// registration, the observer may have missed its notice: a refresh notice makes it look
+    /// again, and it hears the change if its values differ from the snapshot's.
     @inlinable
     func addObserver(_ make: (_ id: UInt64, _ state: State) -> StateObserver<State>) -> StateObserver<State> {
-        core.withLock { core in
-            let observer = make(core.registry.makeID(), core.state)
+        let (snapshot, version, id) = core.withLock { core in (core.state, core.version, core.registry.makeID()) }
+        let observer = make(id, snapshot)
+        let missed: Bool = core.withLock { core in
             core.registry.add(observer)
-            return observer
+            return core.version != version
         }
+        if missed { refresh(observer.words) }
+        return observer
+    }
+
+    /// Queues a notice that makes the observers of `words` (every observer for `nil`) look again.
+    @usableFromInline
+    func refresh(_ words: [Range<Int>]?) {
+        var changes = ChangedWords()
+        if let words {
+            for run in words { changes.append(run) }
+        } else {
+            changes = .all
+        }
+        guard !changes.isEmpty else { return }
+        notifier.enqueue(Notice(changes: changes, isRefresh: true))
+        notifier.deliverBacklog()
     }
 
     @inlinable
@@ -339,6 +448,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
             observer.fire()
         }
         collected.value.removeAll(keepingCapacity: true)
+        guard !notice.isRefresh else { return }
         reportWholeStateChange()
         if changed.hasSubscribers { changed.send(()) }
         if let states = notice.states {
