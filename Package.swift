@@ -112,11 +112,12 @@ targets.append(
     .target(name: "ComposeTestSupport", dependencies: ["ComposeEmitters", "ComposeStore", "ComposeTesting", clocks], path: "Tests/Support")
 )
 
-// Stress tests: many tasks on shared emitters and stores, exact counts (run under TSan in CI).
+// Stress tests: many threads on shared emitters, stores, routers and files, exact counts (run
+// under TSan and ASan in CI, on their own).
 targets.append(
     .testTarget(
         name: "ComposeStressTests",
-        dependencies: ["ComposeEmitters", "ComposeStore", "ComposeRefs", "ComposeTestSupport"],
+        dependencies: ["ComposeEmitters", "ComposeStore", "ComposeRefs", "ComposePersistence", "Compose", "ComposeTestSupport"],
         path: "Tests/ComposeStressTests"
     )
 )

@@ -113,6 +113,9 @@ compare("Observation peer: expanded by hand vs @Observable (10 fields)",
 compare("ArrayField: cost of 100,000 elements vs 10,000", "Validation/ArrayField 100000 elements/Compose",
         "Validation/ArrayField 10000 elements/Compose", "cost", "<= 12x cost", lambda r: r <= 12)
 
+compare("pattern class: cost per character, 20,000 members vs 20", "Validation/class of 20000 members, 10,000 characters/Compose",
+        "Validation/class of 20 members, 10,000 characters/Compose", "cost", "<= 3x cost (O(log r))", lambda r: r <= 3)
+
 compare("save 1 MB state vs JSONEncoder + Data.write(.atomic)", "Persistence/save 1 MB state/Compose",
         "Persistence/save 1 MB state/JSONEncoder + Data.write(.atomic)", "cost", "<= 1.5x cost", lambda r: r <= 1.5)
 compare("restore 1 MB state vs Data(contentsOf:) + JSONDecoder", "Persistence/restore 1 MB state/Compose",
@@ -147,6 +150,8 @@ COUNTS = [
 ABSOLUTE = [
     ("20-field form validated after a keystroke", "Validation/20-field form after a keystroke/Compose",
      "< 10 µs", lambda ns: ns < 10_000),
+    ("pattern at the size limit: time per instruction visit", "Validation/pattern at the size limit, 10,000 characters/Compose",
+     "", None),
     ("one ref write heard by 1 store", "Refs/one write to M=1 stores/Compose", "", None),
     ("one ref write heard by 1,000 stores", "Refs/one write to M=1000 stores/Compose", "", None),
     ("diff of 10,000 identified elements", "Store/diff 10000 elements/Compose", "", None),

@@ -1,11 +1,47 @@
 import Benchmark
 import ComposeValidation
 
-/// Validation scenarios: a 20-field form validated after each keystroke, and an `ArrayField`
-/// over 10,000 and 100,000 elements.
+/// Validation scenarios: a 20-field form validated after each keystroke, an `ArrayField`
+/// over 10,000 and 100,000 elements, and `Pattern`'s worst cases: a program at the size limit,
+/// and character classes of 20 and 20,000 members.
 func validationBenchmarks() {
     formAfterEachKeystroke()
     for count in [10_000, 100_000] { arrayField(count: count) }
+    patternAtTheSizeLimit()
+    for members in [20, 20_000] { bigClass(members: members) }
+}
+
+/// `.{0,4999}` compiles to 9,999 instructions (the limit is 10,000) and keeps thousands of
+/// threads alive on every character of a 10,000-character value: the worst case the docs bound
+/// at 2 × (n + 1) × m visits. One operation is one instruction visit, so the figure is the time
+/// per visit the docs quote.
+private func patternAtTheSizeLimit() {
+    let pattern = try! Pattern(".{0,4999}")
+    precondition(pattern.size == 10_000, "the pattern is \(pattern.size) instructions")
+    let value = String(repeating: "a", count: 10_000)
+    let visits = pattern.steps(toMatch: value)
+    precondition(visits <= 2 * 10_001 * pattern.size && visits > 10_000 * 5_000, "\(visits) visits")
+    Benchmark(
+        "Validation/pattern at the size limit, 10,000 characters/Compose",
+        configuration: scenario(ops: visits, unit: "visits")
+    ) { _ in
+        blackHole(pattern.matches(value))
+    }
+}
+
+/// `[...]+` over 10,000 non-ASCII characters, with a class of `members` scattered characters
+/// (none adjacent, so none merge): membership is a bisection of the class's ranges.
+private func bigClass(members: Int) {
+    let scalars = (0..<members).map { Character(Unicode.Scalar(UInt32(0x20000 + 2 * $0))!) }
+    let pattern = try! Pattern("[" + String(scalars) + "]+")
+    let value = String((0..<10_000).map { scalars[$0 % members] })
+    precondition(pattern.matches(value))
+    Benchmark(
+        "Validation/class of \(members) members, 10,000 characters/Compose",
+        configuration: scenario(ops: value.count, unit: "characters")
+    ) { _ in
+        blackHole(pattern.matches(value))
+    }
 }
 
 /// A sign-up form of 20 fields, with the kinds of rules forms use.

@@ -7,8 +7,8 @@ import Testing
 
     static let cases: [(String, Int?, Reason)] = [
         ("", nil, .empty),
-        ("/", nil, .empty),
-        ("myapp://", nil, .empty),
+        ("myapp:", nil, .empty),
+        ("//", nil, .empty),                      // a bare path: no authority without a scheme
         ("/home//detail", 1, .emptySegment),
         ("//home", 0, .emptySegment),            // after `myapp:` this would be the authority
         ("/home/?id=0", 1, .emptyName),

@@ -2,6 +2,7 @@ import ComposeEmitters
 import ComposeRouting
 import ComposeTestSupport
 import Dispatch
+import Foundation
 import Observation
 import Testing
 

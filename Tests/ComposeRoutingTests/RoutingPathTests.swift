@@ -19,6 +19,7 @@ import Testing
         "MYAPP://home/detail?id=0",
         "myapp:/home/detail?id=0",
         "myapp:home/detail?id=0",
+        "myapp:///home/detail?id=0",           // an empty authority (RFC 3986)
     ])
     func parsesLinksAndBarePaths(link: String) throws {
         let path = try RoutingPath(parsing: link, scheme: "myapp")
@@ -87,5 +88,44 @@ import Testing
             #expect(resolved.path == path)
             #expect(AnyHashable(resolved.elements[1].screen) == AnyHashable(second))
         }
+    }
+
+    /// Every path the API builds round-trips. Before the fix, `RoutingPath()` printed `/`, which
+    /// did not parse; `myapp:///home` was refused; and a path built with an empty name printed
+    /// `//`, which did not parse either.
+    @Test func theEmptyPathRoundTrips() throws {
+        #expect(try RoutingPath(parsing: RoutingPath().description) == RoutingPath())
+        #expect(try RoutingPath(parsing: "myapp://", scheme: "myapp") == RoutingPath())
+        #expect(try RoutingPath(parsing: "myapp:///", scheme: "myapp") == RoutingPath())
+        let url = try #require(RoutingPath().url(scheme: "myapp"))
+        #expect(try RoutingPath(url: url, scheme: "myapp") == RoutingPath())
+    }
+
+    @Test func anEmptyNameCannotBeBuilt() async {
+        await #expect(processExitsWith: .failure) {
+            _ = RoutingPath.Element(name: "")
+        }
+        await #expect(processExitsWith: .failure) {
+            let parameters: ScreenParameters = ["": "x"]
+            _ = parameters
+        }
+    }
+
+    @Test func anEmptyNameOrADuplicateParameterCannotBeDecoded() throws {
+        let decoder = JSONDecoder()
+        #expect(throws: DecodingError.self) {
+            try decoder.decode(RoutingPath.self, from: Data(#"{"elements":[{"name":"","parameters":{"items":[]},"presentation":"push"}]}"#.utf8))
+        }
+        #expect(throws: DecodingError.self) {
+            try decoder.decode(ScreenParameters.self, from: Data(#"{"items":[{"name":""}]}"#.utf8))
+        }
+        #expect(throws: DecodingError.self) {
+            try decoder.decode(ScreenParameters.self, from: Data(#"{"items":[{"name":"a"},{"name":"a","value":"1"}]}"#.utf8))
+        }
+        let path = RoutingPath([.init(name: "home", parameters: ["tab": "", "flag": nil])])
+        let data = try JSONEncoder().encode(path)
+        let decoded = try decoder.decode(RoutingPath.self, from: data)
+        #expect(decoded == path)
+        #expect(try RoutingPath(parsing: decoded.description) == path)
     }
 }

@@ -1,4 +1,6 @@
 @testable import ComposeValidation
+import ComposeTestSupport
+import Foundation
 import Testing
 
 @Suite struct PatternTests {
@@ -142,4 +144,107 @@ import Testing
         #expect(try Pattern("a\\s+b").matches("a\r\nb"))
         #expect(try Pattern("a..b").matches("a\r\nb") == false)
     }
+}
+
+/// What `Pattern` promises beyond matching: bounded nesting, bounded work per character, and
+/// never reading a pattern differently from Swift `Regex`.
+@Suite struct PatternLimitTests {
+    /// Deeply nested groups: refused with a `PatternError` before the parser recurses that deep
+    /// (before the fix, 3,000 levels overflowed the 8 MB main stack in debug builds, 19,000 in
+    /// release).
+    @Test(arguments: [20_000, 3_000, 33])
+    func deeplyNestedGroupsAreRefused(depth: Int) {
+        let source = String(repeating: "(", count: depth) + "a" + String(repeating: ")", count: depth)
+        #expect {
+            try Pattern(source)
+        } throws: { error in
+            (error as? PatternError)?.reason == "groups and quantifiers nest more than 32 deep"
+        }
+    }
+
+    @Test func stackedQuantifiersCountAsNesting() {
+        #expect(throws: PatternError.self) { try Pattern("a" + String(repeating: "*", count: 10_000)) }
+        #expect(throws: PatternError.self) { try Pattern(String(repeating: "(", count: 20) + "a" + String(repeating: ")*", count: 20)) }
+    }
+
+    /// The deepest pattern accepted compiles and matches on a thread with a 256 KB stack, in a
+    /// debug build (a debug frame of the parser is large: about 5 KB per level of nesting).
+    @Test func theDeepestAcceptedPatternWorksOnASmallStack() async {
+        let source = String(repeating: "(", count: 31) + "a" + String(repeating: ")", count: 31) + "*"
+        let result = LockedResult()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                result.set((try? Pattern(source))?.matches("aaa") ?? false)
+                continuation.resume()
+            }
+            thread.stackSize = 256 << 10
+            thread.start()
+        }
+        #expect(result.value == true)
+    }
+
+    /// `Rule.pattern` with a pattern too deep stops with the pattern error, not a stack overflow.
+    @Test func ruleFromATooDeepPatternIsAClearError() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Rule<String>.pattern(String(repeating: "(", count: 20_000) + "a" + String(repeating: ")", count: 20_000))
+        }
+    }
+
+    /// A class of 20,000 members answers from a sorted table (O(log r)), and agrees with a scan
+    /// of its members on every character.
+    @Test func bigClassesAreCompiledToASortedTableAndAgreeWithTheirMembers() throws {
+        let scattered = stride(from: 0x20000, to: 0x20000 + 40_000, by: 2).map { Character(Unicode.Scalar(UInt32($0))!) }
+        let source = "[" + String(scattered) + "]+"
+        let pattern = try Pattern(source)
+        #expect(pattern.matches(String(scattered.prefix(1_000))))
+        #expect(!pattern.matches(String(Character(Unicode.Scalar(UInt32(0x20001))!))))
+
+        var generator = SplitMix64(seed: 7)
+        for _ in 0..<300 {
+            var members: [CharacterClass.Member] = []
+            for _ in 0..<Int.random(in: 1...30, using: &generator) {
+                let low = UInt32.random(in: 0x20...0x2FF, using: &generator)
+                let high = low + UInt32.random(in: 0...40, using: &generator)
+                switch Int.random(in: 0...3, using: &generator) {
+                case 0: members.append(.character(Character(Unicode.Scalar(low)!)))
+                case 1: members.append(.digit)
+                default: members.append(.range(Unicode.Scalar(low)!...Unicode.Scalar(high)!))
+                }
+            }
+            let negated = Bool.random(using: &generator)
+            let plain = CharacterClass(members: members, isNegated: negated)
+            let compiled = plain.compiled()
+            for _ in 0..<50 {
+                let scalar = Unicode.Scalar(UInt32.random(in: 0x20...0x340, using: &generator))!
+                let character = Character(scalar)
+                #expect(compiled.contains(character) == plain.contains(character), "\(members) on \(scalar)")
+            }
+            #expect(compiled.contains("e\u{301}") == plain.contains("e\u{301}"))
+        }
+    }
+
+    /// What Swift `Regex` reads as POSIX classes, nested classes or class set operations is
+    /// refused; before the fix `[[:digit:]]+` matched ":]" and not "123".
+    @Test(arguments: ["[[:digit:]]+", "[a[bc]]", "[a-z&&[^aeiou]]", "[a-c--b]", "[a~~b]", "[a-[]"])
+    func classSyntaxRegexReadsDifferentlyIsRefused(source: String) {
+        #expect(throws: PatternError.self) { try Pattern(source) }
+    }
+
+    /// Accepted, and read as `Regex` reads it.
+    @Test(arguments: [
+        ("a{,3}", "", true), ("a{,3}", "aaa", true), ("a{,3}", "aaaa", false), ("a{,}", "a{,}", true),
+        ("a\\r\\nb", "a\r\nb", true), ("a\\r\\nb", "a\rb", false), ("[\\[\\]]+", "[]", true), ("[a-]", "-", true),
+    ])
+    func agreesWithRegex(source: String, value: String, expected: Bool) throws {
+        #expect(try Pattern(source).matches(value) == expected, "\(source) on \(value.debugDescription)")
+        let regex = try Regex(source)
+        #expect((try regex.wholeMatch(in: value) != nil) == expected, "Regex: \(source) on \(value.debugDescription)")
+    }
+}
+
+private final class LockedResult: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Bool?
+    func set(_ value: Bool) { lock.withLock { stored = value } }
+    var value: Bool? { lock.withLock { stored } }
 }

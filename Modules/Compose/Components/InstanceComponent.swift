@@ -43,6 +43,14 @@ public struct InstanceComponent<Wrapped: Component>: Routable, Sendable {
         storage.create(component)
     }
 
+    /// Creates an instance with the id `id`, chosen beforehand.
+    ///
+    /// - Returns: `false`, creating nothing, if an instance with that id exists.
+    @discardableResult
+    public func create(_ component: Wrapped, id: UUID) -> Bool {
+        storage.create(component, id: id)
+    }
+
     /// The instance with `id`, if it exists.
     public func instance(for id: UUID) -> Wrapped? {
         storage.instance(for: id)
@@ -120,18 +128,26 @@ final class InstanceStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @un
 
     func create(_ component: Wrapped) -> UUID {
         let id = UUID()
-        let (host, entry): (HostCore?, SlotEntry) = state.withLock { state in
+        create(component, id: id)
+        return id
+    }
+
+    @discardableResult
+    func create(_ component: Wrapped, id: UUID) -> Bool {
+        let made: (HostCore?, SlotEntry)? = state.withLock { state in
+            guard state.instances[id] == nil else { return nil }
             state.generation += 1
             state.order.append(id)
             state.instances[id] = (component, state.generation)
             return (attachment?.host, SlotEntry(id: .instance(id), component: component, generation: state.generation))
         }
+        guard let (host, entry) = made else { return false }
         if let host {
             host.slotChanged(self, .created(entry))
         } else {
             announce(created: true, entry)
         }
-        return id
+        return true
     }
 
     func destroy(_ id: UUID, fileID: String, line: UInt) -> Bool {

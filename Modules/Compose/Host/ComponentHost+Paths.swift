@@ -16,39 +16,83 @@ extension ComponentHost {
     /// nothing.
     ///
     /// - Throws: ``DeepLinkError``: the path does not resolve, a screen is not on the router
-    ///   the path reaches there, a screen has no destination, or a screen appears twice on one
-    ///   router. Nothing has changed then: every check is made before anything moves.
+    ///   the path reaches there, a screen has no destination, a screen appears twice on one
+    ///   router, or a router would refuse its routes. Nothing has changed then: the whole plan,
+    ///   every router's new stack, is worked out and checked before any component is created and
+    ///   before any router moves. (Another thread navigating the same routers at the same moment
+    ///   can still make a router refuse after the checks; the error says so.)
     public func navigate(to path: RoutingPath, with navigator: Navigator) throws(DeepLinkError) {
         let resolved = try navigator.resolve(path)
-        let groups = try plan(resolved)
+        let steps = try prepare(plan(resolved))
+        // Everything was checked: create what the path needs, then set every router.
+        for step in steps {
+            for create in step.creations { create() }
+        }
+        for step in steps {
+            guard let routes = step.routes else {
+                step.router.popToRoot(animated: false)
+                continue
+            }
+            // Refused only if another thread changed the tree since the checks.
+            guard step.router.set(routes, animated: false) else {
+                throw DeepLinkError(segment: nil, .routing("\(step.router.label) refused the path's routes"))
+            }
+        }
+    }
+
+    /// What navigating does to one router on the path.
+    private struct Step {
+        let router: Router
+        /// The router's new stack; `nil`: back to its root.
+        let routes: [Route]?
+        /// The dynamic components and instances to create first.
+        let creations: [@Sendable () -> Void]
+    }
+
+    /// Works out every router's new stack and what must be created, and checks that each router
+    /// would take its routes, without changing anything.
+    private func prepare(_ groups: [[ResolvedPath.Element]]) throws(DeepLinkError) -> [Step] {
+        var steps: [Step] = []
         var owner: Any = root
+        var segment = 0
         for (position, group) in groups.enumerated() {
             guard let routerComponent = owner as? any RouterComponent else { break }
             let router = routerComponent.router
             guard !group.isEmpty else {
-                router.popToRoot(animated: false)
+                steps.append(Step(router: router, routes: nil, creations: []))
                 break
             }
             let current = router.routes
             var routes: [Route] = []
+            var creations: [@Sendable () -> Void] = []
+            var created: Set<Route> = []
+            var shown: Any?
             for (offset, element) in group.enumerated() {
                 let destination = element.destination!
                 if offset < current.count, destination.matches(current[offset], owner: ObjectIdentifier(type(of: owner))),
                     let screen = destination.readScreen(owner, current[offset]), AnyHashable(screen) == AnyHashable(element.screen)
                 {
                     routes.append(current[offset])
+                    shown = destination.shown(owner, current[offset])
                 } else {
-                    routes.append(destination.makeRoute(owner, element.screen))
+                    let prepared = destination.prepare(owner, element.screen)
+                    routes.append(prepared.route)
+                    shown = prepared.shown
+                    if let create = prepared.create {
+                        creations.append(create)
+                        created.insert(prepared.route)
+                    }
                 }
+                segment += 1
             }
-            guard router.set(routes, animated: false) else {
-                throw DeepLinkError(segment: nil, .routing("\(router.label) refused the path's routes"))
+            if let problem = router.problem(setting: routes, created: created) {
+                throw DeepLinkError(segment: segment - 1, .routing("\(router.label) refused the path's routes: \(problem)"))
             }
-            guard position + 1 < groups.count, let last = routes.last, let shown = group.last!.destination!.shown(owner, last) else {
-                break
-            }
-            owner = shown
+            steps.append(Step(router: router, routes: routes, creations: creations))
+            guard position + 1 < groups.count, let next = shown else { break }
+            owner = next
         }
+        return steps
     }
 
     /// Parses `link` and navigates along it; see ``navigate(to:with:)``.

@@ -342,20 +342,22 @@ final class HostCore: RouteResolving, @unchecked Sendable {  // Mutable state un
 
     private func resolve(offset: Int, target: ObjectIdentifier, instance: UUID?, in node: ComponentNode, name: String) -> Resolution {
         if offset == 0 && target == node.type { return .node(node) }
-        for (index, field) in node.layout.fields.enumerated() {
-            if field.offset == offset && ObjectIdentifier(field.type) == target {
-                switch field.kind {
-                case .component:
-                    return tree.withLock { _ in node.staticChildren[index] }.map(Resolution.node) ?? .missing("not bound")
-                case .dynamic, .instance:
-                    return resolveSlot(index, field: field, instance: instance, in: node)
-                case .enclosingRouter:
-                    return .missing("it is an @EnclosingRouter, not a component")
-                }
+        // A field of this component first: a zero-size one shares its offset with the field
+        // that follows it, and must not be looked for inside that field. (Routers refuse the
+        // key paths that could name several fields; see `Router.ambiguity`.)
+        for (index, field) in node.layout.fields.enumerated() where field.offset == offset && ObjectIdentifier(field.type) == target {
+            switch field.kind {
+            case .component:
+                return tree.withLock { _ in node.staticChildren[index] }.map(Resolution.node) ?? .missing("not bound")
+            case .dynamic, .instance:
+                return resolveSlot(index, field: field, instance: instance, in: node)
+            case .enclosingRouter:
+                return .missing("it is an @EnclosingRouter, not a component")
             }
-            if field.kind == .component && field.offset <= offset && offset < field.offset + field.size,
-                let child = tree.withLock({ _ in node.staticChildren[index] })
-            {
+        }
+        for (index, field) in node.layout.fields.enumerated()
+        where field.kind == .component && field.offset <= offset && offset < field.offset + field.size {
+            if let child = tree.withLock({ _ in node.staticChildren[index] }) {
                 return resolve(offset: offset - field.offset, target: target, instance: instance, in: child, name: name)
             }
         }

@@ -1,19 +1,16 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import ComposeEmitters
+import Foundation
 
 /// The app's services, keyed by type: extend it with a property per service (see
 /// ``Service``), and read them as `services.user` in components.
 ///
 /// ## Creation
 /// A service is created the first time it is read, once, even when several threads read it at
-/// once (the others wait for it). A service's `init` may read other services; one that reads
-/// itself, directly or through others, stops the program with a message naming the cycle.
+/// once (the others wait for it). A service's `init` runs without any lock held, and creating
+/// one service never waits for the creation of another it does not read: an `init` may block
+/// on another thread that reads other services. A service's `init` may read other services;
+/// one that reads itself, directly or through others, on one thread or across threads, stops
+/// the program with a message naming the cycle.
 ///
 /// ## Overrides
 /// ``withOverrides(_:operation:)-(_,()->Result)`` runs code with some services replaced, for a
@@ -78,7 +75,7 @@ public struct Services: Sendable {
 }
 
 /// The services of the app, or of an override scope.
-package final class ServiceStorage: @unchecked Sendable {  // `values` under its lock; creation under `creation`.
+package final class ServiceStorage: @unchecked Sendable {  // `values` under its lock.
     /// The app's services.
     static let app = ServiceStorage(parent: nil)
 
@@ -88,10 +85,6 @@ package final class ServiceStorage: @unchecked Sendable {  // `values` under its
     /// An override scope's parent: replacements set in an enclosing scope apply inside.
     let parent: ServiceStorage?
     private let values = LockedState<[ObjectIdentifier: any Sendable]>([:])
-    /// Held while a service is created: others wait, the creating thread may create others.
-    private let creation = RecursiveLock()
-    /// The services being created, to tell a cycle from a wait. Guarded by `creation`.
-    private var beingCreated: [(key: ObjectIdentifier, name: String)] = []
 
     package init(parent: ServiceStorage?) {
         self.parent = parent
@@ -101,25 +94,23 @@ package final class ServiceStorage: @unchecked Sendable {  // `values` under its
     func service<S: Service>(_: S.Type) -> S {
         let key = ObjectIdentifier(S.self)
         if let found = lookup(key) { return found as! S }
-        return creation.withLock {
-            if let found = lookup(key) { return found as! S }
-            if beingCreated.contains(where: { $0.key == key }) {
-                let cycle = (beingCreated.drop { $0.key != key }.map(\.name) + ["\(S.self)"]).joined(separator: " -> ")
-                preconditionFailure("Services: a service reads itself while it is created: \(cycle)")
-            }
-            beingCreated.append((key, "\(S.self)"))
-            let created = S()
-            beingCreated.removeLast()
-            values.withLock { $0[key] = created }
-            return created
-        }
+        return ServiceCreation.service(S.self, in: self)
     }
 
     func set<S: Service>(_ service: S) {
         values.withLock { $0[ObjectIdentifier(S.self)] = service }
     }
 
-    private func lookup(_ key: ObjectIdentifier) -> (any Sendable)? {
+    /// Stores a service just created; returns the one to use (one set meanwhile wins).
+    fileprivate func store<S: Service>(_ created: S) -> S {
+        values.withLock { values in
+            if let existing = values[ObjectIdentifier(S.self)] { return existing as! S }
+            values[ObjectIdentifier(S.self)] = created
+            return created
+        }
+    }
+
+    fileprivate func lookup(_ key: ObjectIdentifier) -> (any Sendable)? {
         var storage: ServiceStorage? = self
         while let current = storage {
             if let found = current.values.withLock({ $0[key] }) { return found }
@@ -129,27 +120,93 @@ package final class ServiceStorage: @unchecked Sendable {  // `values` under its
     }
 }
 
-/// A lock the thread holding it may take again: a service's `init` may read other services.
-final class RecursiveLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    init() {
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        let status = pthread_mutex_init(mutex, &attributes)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
-        pthread_mutexattr_destroy(&attributes)
+/// Creating services: each one once, without one creation ever waiting for another that does
+/// not need it, and every cycle reported by name.
+///
+/// The bookkeeping is process-wide and guarded by one condition lock, held only to read and
+/// change it, never while a service's `init` runs:
+/// - `creating` says which thread is creating which service (of which scope);
+/// - a thread that asks for a service another thread is creating waits for that one service,
+///   and `waiting` records what it waits for;
+/// - asking for a service that this thread is creating, or waiting for one whose creator waits,
+///   through a chain, for this thread, is a cycle: the program stops with the cycle named.
+///
+/// So an `init` may block on another thread (a `DispatchQueue.main.sync`) that creates other
+/// services: that thread is never held up by this creation.
+enum ServiceCreation {
+    struct Key: Hashable {
+        let storage: ObjectIdentifier
+        let service: ObjectIdentifier
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+    struct Creation {
+        let thread: UInt
+        let name: String
     }
 
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+    private struct State {
+        var creating: [Key: Creation] = [:]
+        /// What each waiting thread waits for.
+        var waiting: [UInt: Key] = [:]
+        /// What each thread is creating, outermost first.
+        var stacks: [UInt: [Key]] = [:]
+    }
+
+    private static let condition = NSCondition()
+    nonisolated(unsafe) private static var state = State()  // Under `condition`.
+
+    static func service<S: Service>(_: S.Type, in storage: ServiceStorage) -> S {
+        let key = Key(storage: ObjectIdentifier(storage), service: ObjectIdentifier(S.self))
+        let me = ThreadIdentity.current
+        condition.lock()
+        while true {
+            if let found = storage.lookup(key.service) {
+                condition.unlock()
+                return found as! S
+            }
+            guard let creator = state.creating[key] else { break }
+            if let cycle = cycle(wanting: key, name: "\(S.self)", creator: creator, me: me) {
+                condition.unlock()
+                preconditionFailure("Services: a service reads itself while it is created: \(cycle)")
+            }
+            state.waiting[me] = key
+            condition.wait()
+            state.waiting[me] = nil
+        }
+        state.creating[key] = Creation(thread: me, name: "\(S.self)")
+        state.stacks[me, default: []].append(key)
+        condition.unlock()
+
+        let created = S()
+
+        let service = storage.store(created)
+        condition.lock()
+        state.creating[key] = nil
+        state.stacks[me]?.removeLast()
+        if state.stacks[me]?.isEmpty == true { state.stacks[me] = nil }
+        condition.broadcast()
+        condition.unlock()
+        return service
+    }
+
+    /// The cycle that waiting for `key`, created by `creator`, would close, as names; `nil` if
+    /// waiting is safe. Under the condition lock.
+    private static func cycle(wanting key: Key, name: String, creator: Creation, me: UInt) -> String? {
+        var chain = [key]
+        var current = creator
+        // Follow the creators: each is either creating on its own, or waiting for a key.
+        while current.thread != me {
+            guard let next = state.waiting[current.thread], let nextCreator = state.creating[next], chain.count <= state.creating.count else {
+                return nil
+            }
+            chain.append(next)
+            current = nextCreator
+        }
+        // The chain ends at a key this thread is creating: the cycle runs from there through
+        // this thread's creations to `key`, and back along the chain.
+        let mine = state.stacks[me] ?? []
+        let start = mine.firstIndex(of: chain.last!) ?? 0
+        let names = (mine[start...] + chain).map { state.creating[$0]?.name ?? name }
+        return names.joined(separator: " -> ")
     }
 }

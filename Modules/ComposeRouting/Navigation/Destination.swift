@@ -1,7 +1,7 @@
 import Foundation
 
 /// A routable target created at run time from a screen's arguments: `DynamicComponent`.
-public protocol DynamicRoutable: Routable {
+public protocol DynamicRoutable: Routable, Sendable {
     associatedtype Made: Sendable
     /// Creates the target's content.
     func create(_ made: Made)
@@ -11,10 +11,14 @@ public protocol DynamicRoutable: Routable {
 
 /// A routable target of many instances, each created from a screen's arguments:
 /// `InstanceComponent`.
-public protocol InstanceRoutable: Routable {
+public protocol InstanceRoutable: Routable, Sendable {
     associatedtype Made: Sendable
     /// Creates an instance; returns its id.
     func create(_ made: Made) -> UUID
+    /// Creates an instance with the id `id`, chosen beforehand (a deep link plans its routes
+    /// before it creates anything). Returns `false`, creating nothing, if the id is taken.
+    @discardableResult
+    func create(_ made: Made, id: UUID) -> Bool
     /// The instance `id`, if it exists.
     func instance(for id: UUID) -> Made?
 }
@@ -33,13 +37,24 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
     /// The type of the component the route shows (for a dynamic or instance target, the type
     /// created), so the host knows whether the path continues on its router.
     package let shownType: Any.Type
-    /// Creates what the screen needs in `owner` (a value of the owner's type) and returns the
-    /// route to push.
-    package let makeRoute: @Sendable (_ owner: Any, _ screen: any Screen) -> Route
+    /// Plans what the screen needs in `owner` (a value of the owner's type) without changing
+    /// anything: the route to push, the component it will show, and the creation to perform
+    /// when the whole path has been checked.
+    package let prepare: @Sendable (_ owner: Any, _ screen: any Screen) -> Prepared
     /// The screen standing for `route` on `owner`'s router, if one can be told.
     package let readScreen: @Sendable (_ owner: Any, _ route: Route) -> (any Screen)?
     /// The component `route` shows in `owner` (for following the path to nested routers).
     package let shown: @Sendable (_ owner: Any, _ route: Route) -> Any?
+
+    /// A screen's route, planned: nothing is created until ``create`` runs.
+    package struct Prepared: @unchecked Sendable {  // The component shown is Sendable.
+        package let route: Route
+        /// The component the route will show (for following the path to nested routers).
+        package let shown: Any?
+        /// Creates the dynamic component or instance the route leads to; `nil` for a stored
+        /// component.
+        package let create: (@Sendable () -> Void)?
+    }
 
     /// A route to a component stored in the owner.
     static func component<S: Screen, Owner, Target: Routable>(_: S.Type, _ keyPath: KeyPath<Owner, Target>) -> Destination {
@@ -48,7 +63,7 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
         let shared = SharedKeyPath(keyPath: keyPath)
         return Destination(
             owner: ObjectIdentifier(Owner.self), ownerName: "\(Owner.self)", location: location, shownType: Target.self,
-            makeRoute: { _, _ in route },
+            prepare: { owner, _ in Prepared(route: route, shown: (owner as? Owner)?[keyPath: shared.keyPath], create: nil) },
             readScreen: { _, _ in try? S(parameters: ScreenParameters()) },
             shown: { owner, _ in (owner as? Owner)?[keyPath: shared.keyPath] }
         )
@@ -66,9 +81,10 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
         let shared = SharedKeyPath(keyPath: keyPath)
         return Destination(
             owner: ObjectIdentifier(Owner.self), ownerName: "\(Owner.self)", location: location, shownType: Target.Made.self,
-            makeRoute: { owner, screen in
-                (owner as! Owner)[keyPath: shared.keyPath].create(make(screen as! S))
-                return route
+            prepare: { owner, screen in
+                let made = make(screen as! S)
+                let target = (owner as! Owner)[keyPath: shared.keyPath]
+                return Prepared(route: route, shown: made, create: { target.create(made) })
             },
             readScreen: { owner, _ in
                 guard let read, let made = (owner as? Owner)?[keyPath: shared.keyPath].created else { return nil }
@@ -89,9 +105,15 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
         let shared = SharedKeyPath(keyPath: keyPath)
         return Destination(
             owner: ObjectIdentifier(Owner.self), ownerName: "\(Owner.self)", location: location, shownType: Target.Made.self,
-            makeRoute: { owner, screen in
-                let id = (owner as! Owner)[keyPath: shared.keyPath].create(make(screen as! S))
-                return Route(keyPath: shared.keyPath, instance: id, location: location)
+            prepare: { owner, screen in
+                let made = make(screen as! S)
+                let target = (owner as! Owner)[keyPath: shared.keyPath]
+                let id = UUID()
+                return Prepared(
+                    route: Route(keyPath: shared.keyPath, instance: id, location: location),
+                    shown: made,
+                    create: { target.create(made, id: id) }
+                )
             },
             readScreen: { owner, route in
                 guard let read, let id = route.instance, let made = (owner as? Owner)?[keyPath: shared.keyPath].instance(for: id) else {
@@ -111,6 +133,9 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
     private static func locate<Owner, Target: Routable>(_ keyPath: KeyPath<Owner, Target>) -> RouteLocation {
         guard let offset = MemoryLayout<Owner>.offset(of: keyPath) else {
             preconditionFailure("Navigator: the route \(keyPath) must be a stored property of \(Owner.self)")
+        }
+        if let ambiguity = Router.ambiguity(of: Owner.self, at: offset, Target.self) {
+            preconditionFailure("Navigator: the route \(keyPath): \(ambiguity)")
         }
         return RouteLocation(anchor: nil, offset: offset, target: Target.self)
     }

@@ -18,20 +18,46 @@ import Foundation
 /// path or a ``DeepLinkError`` saying which segment failed and why. Names and parameters are
 /// percent-decoded (a malformed `%` sequence or bytes that are not UTF-8 are refused); a
 /// parameter appears once per segment; `//` is refused; one trailing `/` is allowed; a
-/// `#fragment` is refused. The presentation is not part of the text: a parsed element is a
-/// push until a navigator gives it its screen's presentation.
+/// `#fragment` is refused. After a scheme, `//` may be followed by an empty authority
+/// (`myapp:///home`, as RFC 3986 allows). `/` (and `myapp://`) is the empty path. The
+/// presentation is not part of the text: a parsed element is a push until a navigator gives it
+/// its screen's presentation.
+///
+/// ## Round trips
+/// Every path the API builds prints as text that parses back to it (within the parser's
+/// ``DeepLinkLimits``): names and parameter names are never empty (building one is a
+/// precondition failure, decoding one an error), and everything else is percent-encoded.
 public struct RoutingPath: Hashable, Codable, Sendable, CustomStringConvertible, ExpressibleByArrayLiteral {
     /// One screen of the path.
     public struct Element: Hashable, Codable, Sendable, CustomStringConvertible {
-        /// The screen's name: the path segment.
-        public var name: String
+        /// The screen's name: the path segment. Never empty.
+        public let name: String
         public var parameters: ScreenParameters
         public var presentation: Presentation
 
+        /// - Precondition: `name` is not empty: an empty segment would print a path that does
+        ///   not parse back (`//`).
         public init(name: String, parameters: ScreenParameters = ScreenParameters(), presentation: Presentation = .push) {
+            precondition(!name.isEmpty, "RoutingPath.Element: a screen's name cannot be empty")
             self.name = name
             self.parameters = parameters
             self.presentation = presentation
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, parameters, presentation
+        }
+
+        /// Refuses an empty name, which would not print a valid path.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let name = try container.decode(String.self, forKey: .name)
+            guard !name.isEmpty else {
+                throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "a screen's name cannot be empty")
+            }
+            self.name = name
+            parameters = try container.decode(ScreenParameters.self, forKey: .parameters)
+            presentation = try container.decode(Presentation.self, forKey: .presentation)
         }
 
         /// The element for `screen`.
@@ -107,14 +133,22 @@ struct DeepLinkParser {
         let hasScheme = try afterScheme()
         var start = hasScheme ?? 0
         if bytes[start...].contains(UInt8(ascii: "#")) { throw DeepLinkError(segment: nil, .fragment) }
-        // After a scheme, an optional `//`; then an optional leading `/`.
-        if hasScheme != nil, bytes.count - start >= 2, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
+        let slash = UInt8(ascii: "/")
+        let rest = bytes.count - start
+        // The empty path: `/`, and after a scheme `/`, `//` or `///` (an empty authority).
+        if rest >= 1, bytes[start...].allSatisfy({ $0 == slash }), rest == 1 || (hasScheme != nil && rest <= 3) {
+            return RoutingPath()
+        }
+        // After a scheme, an optional `//` and an empty authority's `/`; then an optional
+        // leading `/`.
+        if hasScheme != nil, rest >= 2, bytes[start] == slash, bytes[start + 1] == slash {
             start += 2
-        } else if start < bytes.count, bytes[start] == UInt8(ascii: "/") {
+            if start < bytes.count, bytes[start] == slash { start += 1 }  // `myapp:///home`
+        } else if start < bytes.count, bytes[start] == slash {
             start += 1
         }
         var end = bytes.count
-        if end > start, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }  // one trailing slash
+        if end > start, bytes[end - 1] == slash { end -= 1 }  // one trailing slash
         guard end > start else { throw DeepLinkError(segment: nil, .empty) }
 
         var elements: [RoutingPath.Element] = []

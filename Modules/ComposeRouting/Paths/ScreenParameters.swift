@@ -19,13 +19,31 @@
 public struct ScreenParameters: Hashable, Codable, Sendable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One parameter.
     public struct Item: Hashable, Codable, Sendable {
+        /// Never empty.
         public let name: String
         /// `nil` for a flag.
         public let value: String?
 
+        /// - Precondition: `name` is not empty: it would print a query that does not parse back.
         public init(name: String, value: String?) {
+            precondition(!name.isEmpty, "ScreenParameters: a parameter's name cannot be empty")
             self.name = name
             self.value = value
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, value
+        }
+
+        /// Refuses an empty name.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let name = try container.decode(String.self, forKey: .name)
+            guard !name.isEmpty else {
+                throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "a parameter's name cannot be empty")
+            }
+            self.name = name
+            value = try container.decodeIfPresent(String.self, forKey: .value)
         }
     }
 
@@ -45,6 +63,20 @@ public struct ScreenParameters: Hashable, Codable, Sendable, ExpressibleByDictio
 
     /// Items whose names are known to be distinct (the parser checked).
     init(unique items: [Item]) {
+        self.items = items
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case items
+    }
+
+    /// Refuses a name that appears twice, which would not print a valid query.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let items = try container.decode([Item].self, forKey: .items)
+        guard Set(items.map(\.name)).count == items.count else {
+            throw DecodingError.dataCorruptedError(forKey: .items, in: container, debugDescription: "a parameter's name appears twice")
+        }
         self.items = items
     }
 

@@ -35,8 +35,10 @@ import Observation
 /// dynamic component that was never created, and a component already on the stack.
 ///
 /// ## Threads and observation
-/// A router can be used from any thread; each navigation is atomic, and its emitters send
-/// after the stack changed, in the order of the changes. ``path``, ``paths`` and ``routes``
+/// A router can be used from any thread; each navigation is atomic. Changes are announced (the
+/// emitters, Observation, the host) one at a time, in the order they were made, after the
+/// router's lock is released: on the navigating thread, or, if another change is being
+/// announced, by the thread announcing it, right after, before its navigation returns. ``path``, ``paths`` and ``routes``
 /// take part in Swift's Observation, so a SwiftUI view follows the router without
 /// `@ObservedObject`.
 public final class Router: @unchecked Sendable, Observable, CustomStringConvertible {  // State under its lock.
@@ -51,6 +53,10 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
 
     private let state: LockedState<State>
     private let registrar = ObservationRegistrar()
+    /// Announces changes one at a time, in the order they were made: each change is queued
+    /// under the router's lock and announced after it is released, as a store notifies.
+    private let announcer = EmitterCore<RouteChange>.relay()
+    private var announcement: EmitterSubscription?
     /// Whether the router shows its owner's own content under its stack (``init(label:)``).
     public let hasDefaultContent: Bool
     /// A name for diagnostics and the event log.
@@ -72,6 +78,7 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         self.label = label ?? "Router"
         self.state = LockedState(State())
         (didPush, didPop, didReplace, errors) = Self.emitters(self.label)
+        announcement = announcer.register { [weak self] change in self?.announce(change) }
     }
 
     /// A router that starts at `start`, a key path from the router's owner to one of its
@@ -85,6 +92,9 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         guard let offset = MemoryLayout<Owner>.offset(of: start) else {
             preconditionFailure("Router(start: \(start)): the start route must be a stored property of \(Owner.self)")
         }
+        if let ambiguity = Self.ambiguity(of: Owner.self, at: offset, Start.self) {
+            preconditionFailure("Router(start: \(start)): \(ambiguity)")
+        }
         let route = Route(
             keyPath: start,
             instance: nil,
@@ -96,6 +106,11 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         initial.owner = (ObjectIdentifier(Owner.self), String(describing: Owner.self))
         self.state = LockedState(initial)
         (didPush, didPop, didReplace, errors) = Self.emitters(self.label)
+        announcement = announcer.register { [weak self] change in self?.announce(change) }
+    }
+
+    deinit {
+        announcement?.cancel()
     }
 
     private static func emitters(
@@ -260,17 +275,19 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
             case .set:
                 preconditionFailure("set goes through set(_:animated:)")
             }
-            return .success(RouteChange(
+            let change = RouteChange(
                 kind: kind, popped: popped, pushed: pushed,
                 previousTop: previousTop, top: state.stack.last, depth: state.stack.count, animated: animated
-            ))
+            )
+            // Queued under the lock, so changes are announced in the order they were made.
+            if !popped.isEmpty || !pushed.isEmpty { announcer.enqueue(change) }
+            return .success(change)
         }
         switch outcome {
         case .failure(let error):
             return refuse(error, fileID: fileID, line: line)
-        case .success(let change):
-            guard !change.popped.isEmpty || !change.pushed.isEmpty else { return true }
-            announce(change)
+        case .success:
+            announcer.deliverBacklog()
             return true
         }
     }
@@ -319,11 +336,44 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
                 reason: "it is not a stored property of \(Base.self) (a computed property, or through a class)"
             ))
         }
+        if let ambiguity = ambiguity(of: Base.self, at: offset, Target.self) {
+            return .failure(RoutingError(.ambiguous, route: String(describing: keyPath), reason: ambiguity))
+        }
         return .success(Route(
             keyPath: keyPath,
             instance: instance,
             location: RouteLocation(anchor: anchor, offset: offset, target: Target.self)
         ))
+    }
+
+    /// Why a key path to a `Target` at `offset` of `Base` cannot name one stored property, or
+    /// `nil`. Only a zero-size `Target` can be ambiguous: its properties share their offset, and
+    /// key paths to stored properties are offsets (`\Pages.about == \Pages.terms`).
+    package static func ambiguity<Base, Target>(of _: Base.Type, at offset: Int, _: Target.Type) -> String? {
+        guard MemoryLayout<Target>.size == 0 else { return nil }
+        let paths = FieldLayout.zeroSizePaths(in: Base.self, at: offset, of: Target.self)
+        guard paths.count > 1 else { return nil }
+        let names = paths.map { "\\\(Base.self).\($0)" }.joined(separator: ", ")
+        return "\(names) are all a zero-size \(Target.self) at the same place, and Swift key paths to them are "
+            + "equal, so no router can tell them apart; give \(Target.self) a stored property, or use distinct types"
+    }
+
+    /// Why ``set(_:animated:fileID:line:)`` would refuse `routes`, or `nil`; changes nothing.
+    ///
+    /// - Parameter created: Routes to components that are not created yet and will be before the
+    ///   stack is set (a deep link's plan); the host is not asked about them.
+    package func problem(setting routes: [Route], created: Set<Route> = []) -> RoutingError? {
+        if routes.isEmpty && !hasDefaultContent {
+            return RoutingError(.poppingRoot, route: "[]", reason: "\(label) needs a root route")
+        }
+        if Set(routes).count != routes.count {
+            return RoutingError(.alreadyOnStack, route: "\(routes)", reason: "a route appears twice")
+        }
+        let current = Set(state.withLock { $0.stack })
+        for route in routes where !current.contains(route) && !created.contains(route) {
+            if let problem = resolver?.problem(with: route, on: self) { return problem }
+        }
+        return nil
     }
 
     /// Makes the stack exactly `routes` (a routing path's), keeping the common bottom part.
@@ -332,29 +382,21 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
     ///   router would be left without a root, or if the host refuses a route.
     @discardableResult
     package func set(_ routes: [Route], animated: Bool, fileID: String = #fileID, line: UInt = #line) -> Bool {
-        if routes.isEmpty && !hasDefaultContent {
-            return refuse(RoutingError(.poppingRoot, route: "[]", reason: "\(label) needs a root route"), fileID: fileID, line: line)
-        }
-        if Set(routes).count != routes.count {
-            return refuse(RoutingError(.alreadyOnStack, route: "\(routes)", reason: "a route appears twice"), fileID: fileID, line: line)
-        }
-        let current = Set(state.withLock { $0.stack })
-        for route in routes where !current.contains(route) {
-            if let problem = resolver?.problem(with: route, on: self) { return refuse(problem, fileID: fileID, line: line) }
-        }
-        let change: RouteChange = state.withLock { state in
+        if let problem = problem(setting: routes) { return refuse(problem, fileID: fileID, line: line) }
+        state.withLock { state in
             let previousTop = state.stack.last
             var common = 0
             while common < min(state.stack.count, routes.count), state.stack[common] == routes[common] { common += 1 }
             let popped = Array(state.stack[common...])
             state.stack = routes
             state.onStack = Set(routes)
-            return RouteChange(
+            let change = RouteChange(
                 kind: .set, popped: popped, pushed: Array(routes[common...]),
                 previousTop: previousTop, top: routes.last, depth: routes.count, animated: animated
             )
+            if !change.popped.isEmpty || !change.pushed.isEmpty { announcer.enqueue(change) }
         }
-        if !change.popped.isEmpty || !change.pushed.isEmpty { announce(change) }
+        announcer.deliverBacklog()
         return true
     }
 

@@ -12,6 +12,10 @@ public struct RoutingError: Error, Sendable, Equatable, CustomStringConvertible 
         case alreadyOnStack
         /// `@EnclosingRouter` used by a component with no router above it.
         case noEnclosingRouter
+        /// The key path cannot say which stored property it names: several properties of one
+        /// zero-size component type sit at the same offset, and Swift key paths to them are
+        /// equal. Give the type a stored property, or use distinct types.
+        case ambiguous
     }
 
     public let kind: Kind

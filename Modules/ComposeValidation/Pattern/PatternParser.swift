@@ -3,10 +3,20 @@
 /// Recursive descent over characters: alternation, then sequence, then repetition, then atom.
 /// Each construct it does not support is rejected with an error that names it, so a pattern is
 /// never silently read differently from Swift Regex.
+///
+/// Groups and quantifiers nest at most ``maximumNesting`` deep: the parser, the compiler and the
+/// tree itself recurse once per level, and a pattern of thousands of nested groups would
+/// otherwise overflow the stack (on a thread with a small stack, sooner).
 struct PatternParser {
     /// Bounded repetitions are expanded when compiled; past this count the program would be
     /// enormous for no practical pattern.
     static let maximumRepetition = 1_000
+
+    /// The deepest nesting of groups and quantifiers accepted (`((a))` is 2, `(a+)*` is 3).
+    static let maximumNesting = 32
+
+    /// A parsed item, and how deeply groups and quantifiers nest in it.
+    private typealias Parsed = (node: PatternNode, nesting: Int)
 
     private let characters: [Character]
     private var position = 0
@@ -17,7 +27,7 @@ struct PatternParser {
 
     static func parse(_ source: String) throws(PatternError) -> PatternNode {
         var parser = PatternParser(source)
-        let node = try parser.alternation()
+        let node = try parser.alternation(groupDepth: 0).node
         if parser.position < parser.characters.count {
             throw parser.error("unexpected ')'")
         }
@@ -32,26 +42,36 @@ struct PatternParser {
         PatternError(reason: reason, offset: position)
     }
 
-    private mutating func alternation() throws(PatternError) -> PatternNode {
-        var branches = [try sequence()]
+    private mutating func alternation(groupDepth: Int) throws(PatternError) -> Parsed {
+        var branches = [try sequence(groupDepth: groupDepth)]
         while current == "|" {
             position += 1
-            branches.append(try sequence())
+            branches.append(try sequence(groupDepth: groupDepth))
         }
-        return branches.count == 1 ? branches[0] : .alternation(branches)
+        let nesting = branches.map(\.nesting).max() ?? 0
+        return branches.count == 1 ? branches[0] : (.alternation(branches.map(\.node)), nesting)
     }
 
-    private mutating func sequence() throws(PatternError) -> PatternNode {
+    private mutating func sequence(groupDepth: Int) throws(PatternError) -> Parsed {
         var items: [PatternNode] = []
+        var nesting = 0
         while let character = current, character != "|", character != ")" {
-            items.append(try repetition())
+            let item = try repetition(groupDepth: groupDepth)
+            nesting = max(nesting, item.nesting)
+            // `\r\n` is one Character, as CR LF is in the value: Swift Regex matches "\r\n" with it.
+            if case .literal("\n") = item.node, case .literal("\r")? = items.last {
+                items[items.count - 1] = .literal("\r\n")
+                continue
+            }
+            items.append(item.node)
         }
-        return items.count == 1 ? items[0] : .sequence(items)
+        return (items.count == 1 ? items[0] : .sequence(items), nesting)
     }
 
-    private mutating func repetition() throws(PatternError) -> PatternNode {
-        let atom = try self.atom()
-        var node = atom
+    private mutating func repetition(groupDepth: Int) throws(PatternError) -> Parsed {
+        let atom = try self.atom(groupDepth: groupDepth)
+        var node = atom.node
+        var nesting = atom.nesting
         while let character = current {
             let bounds: (Int, Int?)
             switch character {
@@ -59,12 +79,12 @@ struct PatternParser {
             case "+": bounds = (1, nil); position += 1
             case "?": bounds = (0, 1); position += 1
             case "{":
-                guard let braced = try bracedBounds() else { return node }
+                guard let braced = try bracedBounds() else { return (node, nesting) }
                 bounds = braced
-            default: return node
+            default: return (node, nesting)
             }
-            if case .startOfInput = atom { throw error("an anchor cannot be repeated") }
-            if case .endOfInput = atom { throw error("an anchor cannot be repeated") }
+            if case .startOfInput = atom.node { throw error("an anchor cannot be repeated") }
+            if case .endOfInput = atom.node { throw error("an anchor cannot be repeated") }
             // A lazy quantifier (`*?`) matches the same strings; a possessive one (`*+`) does not,
             // so it is refused rather than read differently.
             if current == "?" {
@@ -72,12 +92,19 @@ struct PatternParser {
             } else if current == "+" {
                 throw error("possessive quantifiers are not supported")
             }
+            nesting += 1
+            guard nesting <= Self.maximumNesting else { throw tooDeep }
             node = .repetition(node, min: bounds.0, max: bounds.1)
         }
-        return node
+        return (node, nesting)
     }
 
-    /// `{n}`, `{n,}`, `{n,m}`; `nil` (and no characters consumed) if the brace is a literal.
+    private var tooDeep: PatternError {
+        error("groups and quantifiers nest more than \(Self.maximumNesting) deep")
+    }
+
+    /// `{n}`, `{n,}`, `{n,m}` and `{,m}` (as Swift Regex reads it, `{0,m}`); `nil` (and no
+    /// characters consumed) if the brace is a literal.
     private mutating func bracedBounds() throws(PatternError) -> (Int, Int?)? {
         let start = position
         position += 1
@@ -89,16 +116,19 @@ struct PatternParser {
             }
             return digits.isEmpty ? nil : Int(digits)
         }
-        guard let minimum = number() else {
+        let written = number()
+        guard written != nil || current == "," else {
             position = start
             return nil
         }
+        let minimum = written ?? 0
         var maximum: Int? = minimum
         if current == "," {
             position += 1
             maximum = number()
         }
-        guard current == "}" else {
+        // `{,}` says nothing: a literal, as in Swift Regex.
+        guard current == "}", written != nil || maximum != nil else {
             position = start
             return nil
         }
@@ -110,10 +140,12 @@ struct PatternParser {
         return (minimum, maximum)
     }
 
-    private mutating func atom() throws(PatternError) -> PatternNode {
+    private mutating func atom(groupDepth: Int) throws(PatternError) -> Parsed {
         guard let character = current else { throw error("the pattern ends where an item was expected") }
         switch character {
         case "(":
+            // Checked before recursing: the nesting is what bounds the recursion.
+            guard groupDepth < Self.maximumNesting else { throw tooDeep }
             position += 1
             if current == "?" {
                 guard position + 1 < characters.count, characters[position + 1] == ":" else {
@@ -121,29 +153,30 @@ struct PatternParser {
                 }
                 position += 2
             }
-            let inner = try alternation()
+            let inner = try alternation(groupDepth: groupDepth + 1)
             guard current == ")" else { throw error("a group is not closed") }
             position += 1
-            return inner
+            guard inner.nesting + 1 <= Self.maximumNesting else { throw tooDeep }
+            return (inner.node, inner.nesting + 1)
         case "[":
-            return .characterClass(try characterClass())
+            return (.characterClass(try characterClass()), 0)
         case ".":
             position += 1
-            return .anyCharacter
+            return (.anyCharacter, 0)
         case "^":
             position += 1
-            return .startOfInput
+            return (.startOfInput, 0)
         case "$":
             position += 1
-            return .endOfInput
+            return (.endOfInput, 0)
         case "\\":
             position += 1
-            return try escape(inClass: false)
+            return (try escape(inClass: false), 0)
         case "*", "+", "?":
             throw error("'\(character)' has nothing to repeat")
         default:
             position += 1
-            return .literal(character)
+            return (.literal(character), 0)
         }
     }
 
@@ -190,6 +223,16 @@ struct PatternParser {
                 return result
             }
             first = false
+            // Swift Regex reads these as nested classes, POSIX classes (`[[:digit:]]`) and set
+            // operations; refused rather than read as literal characters.
+            if character == "[" {
+                throw error("nested character classes and POSIX classes ([:digit:]) are not supported; escape '[' as '\\['")
+            }
+            if character == "&" || character == "-" || character == "~",
+                position + 1 < characters.count, characters[position + 1] == character
+            {
+                throw error("character class set operations ('&&', '--', '~~') are not supported")
+            }
             let member: CharacterClass.Member
             if character == "\\" {
                 position += 1
@@ -206,6 +249,12 @@ struct PatternParser {
             if case .character(let lower) = member, current == "-",
                 position + 1 < characters.count, characters[position + 1] != "]"
             {
+                if characters[position + 1] == "-" {
+                    throw error("character class set operations ('&&', '--', '~~') are not supported")
+                }
+                if characters[position + 1] == "[" {
+                    throw error("nested character classes and POSIX classes ([:digit:]) are not supported; escape '[' as '\\['")
+                }
                 position += 1
                 var upper = characters[position]
                 position += 1

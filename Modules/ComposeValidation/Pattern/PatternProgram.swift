@@ -20,7 +20,7 @@ struct PatternProgram: Sendable {
     }
 
     /// Programs larger than this are refused: bounded repetitions of large groups multiply.
-    static let maximumSize = 100_000
+    static let maximumSize = 10_000
 
     private(set) var instructions: [Instruction] = []
     /// The classes `characterClass` instructions refer to: kept aside so an instruction is a

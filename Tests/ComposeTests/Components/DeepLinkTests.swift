@@ -214,3 +214,87 @@ import Testing
         #expect(host.visibleIDs == ["Shell", "Shell/tabs"])
     }
 }
+
+/// Navigating along a path is all or nothing: when any router on the way would refuse its
+/// routes, nothing is created and no router moves.
+@Suite struct AtomicNavigationTests {
+    struct TabScreen: ParameterlessScreen { static let name = "tab" }
+    struct ListScreen: Screen {
+        static let name = "list"
+        let filter: String
+        init(filter: String) { self.filter = filter }
+        init(parameters: ScreenParameters) throws { filter = try parameters.required("filter") }
+        var parameters: ScreenParameters { ["filter": filter] }
+    }
+    struct DetailScreen: ParameterlessScreen { static let name = "detail" }
+    struct OtherScreen: ParameterlessScreen { static let name = "other" }
+
+    struct Page: Component {
+        let tap = SignalEmitter()
+        var observers: Void { None }
+    }
+    struct ListComponent: Component {
+        let filter: String
+        var observers: Void { None }
+    }
+
+    /// A router component on the root's router, whose own router gets the rest of the path.
+    struct TabComponent: RouterComponent {
+        let start = Page()
+        let list = DynamicComponent<ListComponent>()
+        /// Never created: a route to it without `make:` is refused by the router.
+        let detail = DynamicComponent<Page>()
+        let router = Router(start: \Self.start)
+        var observers: Void { None }
+    }
+
+    struct AppComponent: RouterComponent {
+        let home = Page()
+        let other = Page()
+        let tab = TabComponent()
+        let router = Router(start: \Self.home)
+        var observers: Void { None }
+    }
+
+    static let navigator: Navigator = .anyOf(
+        .screen(OtherScreen.self, route: \AppComponent.other),
+        .screen(
+            TabScreen.self, route: \AppComponent.tab,
+            nesting: .screen(
+                ListScreen.self, route: \TabComponent.list, make: { ListComponent(filter: $0.filter) },
+                nesting: .screen(DetailScreen.self, route: \TabComponent.detail)
+            )
+        )
+    )
+
+    /// `/tab/list?filter=x/detail`: the root's router would take `tab`, and the tab's router
+    /// would create `list`, but refuses `detail` (never created). Before the fix, `list` was
+    /// created and the root's router had already moved when the last router refused.
+    @Test func whenOnlyTheLastSegmentIsRefusedNothingChanges() throws {
+        let host = ComponentHost(AppComponent())
+        try host.open("/other", with: Self.navigator)
+        let created = Recorder<String>()
+        host.root.tab.list.didCreate += { created.record("list") }
+        let rootBefore = host.root.router.paths
+        let tabBefore = host.root.tab.router.paths
+        let visibleBefore = host.visibleIDs
+
+        #expect {
+            try host.open("/tab/list?filter=x/detail", with: Self.navigator)
+        } throws: { error in
+            guard let error = error as? DeepLinkError else { return false }
+            return error.segment == 2 && "\(error)".contains("detail")
+        }
+        #expect(created.values.isEmpty)
+        #expect(!host.root.tab.list.isCreated)
+        #expect(host.root.router.paths == rootBefore)
+        #expect(host.root.tab.router.paths == tabBefore)
+        #expect(host.visibleIDs == visibleBefore)
+
+        // The same path without the bad segment goes through.
+        try host.open("/tab/list?filter=x", with: Self.navigator)
+        #expect(created.values == ["list"])
+        #expect(host.root.tab.list.component?.filter == "x")
+        host.unmount()
+    }
+}

@@ -1,6 +1,7 @@
 import Compose
 import ComposeTestSupport
 import Dispatch
+import Foundation
 import Testing
 
 /// The README's `UserService`, with a counter to see creation happen once.
@@ -49,6 +50,45 @@ struct Cyclic: Service {
     init() { _ = Services.current[Cyclic.self] }
 }
 
+/// A service whose `init` waits for another thread that reads another service.
+struct WaitsForAnotherThread: Service {
+    init() {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            _ = Services.current[Independent.self]
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+    }
+}
+
+struct Independent: Service, Equatable {
+    init() {}
+}
+
+/// A cycle across two threads: `CycleA`'s init reads `CycleB` once another thread is creating
+/// it, and `CycleB`'s init reads `CycleA`.
+enum CrossThreadCycle {
+    static let aStarted = DispatchSemaphore(value: 0)
+    static let bStarted = DispatchSemaphore(value: 0)
+}
+
+struct CycleA: Service {
+    init() {
+        CrossThreadCycle.aStarted.signal()
+        CrossThreadCycle.bStarted.wait()
+        _ = Services.current[CycleB.self]
+    }
+}
+
+struct CycleB: Service {
+    init() {
+        CrossThreadCycle.bStarted.signal()
+        _ = Services.current[CycleA.self]
+    }
+}
+
 @Suite struct ServicesTests {
     struct AuthComponent: Component {
         let login = SignalEmitter()
@@ -95,5 +135,28 @@ struct Cyclic: Service {
         await #expect(processExitsWith: .failure) {
             _ = Services.current[Cyclic.self]
         }
+    }
+
+    /// A service's init may wait for another thread that reads another service. Before the fix
+    /// every init ran under one process-wide lock, and this deadlocked.
+    @Test(.timeLimit(.minutes(1)))
+    func creatingOneServiceNeverBlocksCreatingAnother() {
+        _ = Services.current[WaitsForAnotherThread.self]
+        #expect(Services.current[Independent.self] == Independent())
+    }
+
+    /// Two threads, each creating a service that reads the other's: a cycle, reported by name
+    /// rather than a deadlock.
+    @Test func aCycleAcrossThreadsIsAClearError() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let other = Thread {
+                CrossThreadCycle.aStarted.wait()
+                _ = Services.current[CycleB.self]
+            }
+            other.start()
+            _ = Services.current[CycleA.self]
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("CycleA -> CycleB -> CycleA") || message.contains("CycleB -> CycleA -> CycleB"), "\(message)")
     }
 }
