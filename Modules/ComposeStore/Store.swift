@@ -36,7 +36,8 @@ import ComposeEmitters
 /// A store is `Sendable` and can be used from any thread or actor:
 /// - **Writes commit at once.** When a write returns, every read on every thread sees it. Writes
 ///   are atomic; `mutate` is an atomic read-modify-write that never loses a concurrent write (its
-///   body may run again, on the newer state, if another write lands while it runs).
+///   body may run again, on the newer state, if another write lands while it runs; after 4 lost
+///   runs, other writers wait for it, so it always commits).
 ///   `state.count += 1` through the wrapper is a read followed by a write: from several threads
 ///   at once, use `mutate`.
 /// - **Notifications follow commits.** Observers are notified one notification at a time, in
@@ -141,9 +142,11 @@ public struct Store<State: AnyState>: Sendable {
     ///
     /// `body` runs on a copy of the state, without any lock held. If another write commits while
     /// it runs, `body` runs again on the newer state, so no write is lost: keep it to changing
-    /// the state it is given. Inside `body`, reads and writes of this store on this thread
-    /// (including a nested `mutate`) see and change the same copy. If `body` throws, nothing
-    /// changes.
+    /// the state it is given. After 4 runs lost to other writers, the other writers of this store
+    /// wait while `body` runs once more, so `mutate` always commits after a bounded number of
+    /// runs; `body` must therefore not wait for another thread that writes to this store. Inside
+    /// `body`, reads and writes of this store on this thread (including a nested `mutate`) see
+    /// and change the same copy. If `body` throws, nothing changes.
     ///
     /// - Returns: What `body` returns.
     @inlinable
