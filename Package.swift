@@ -28,7 +28,8 @@ let externalPackages: [Package.Dependency] = [
 let deque: Target.Dependency = .product(name: "DequeModule", package: "swift-collections")
 let clocks: Target.Dependency = .product(name: "Clocks", package: "swift-clocks")
 let issueReporting: Target.Dependency = .product(name: "IssueReporting", package: "xctest-dynamic-overlay")
-// Linked, never imported: it lets IssueReporting record failures in the running test framework.
+// Lets IssueReporting record failures in the running test framework; ComposeTesting calls its
+// XCTFail directly under XCTest (see CONTRIBUTING.md).
 let issueReportingTestSupport: Target.Dependency = .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay")
 let customDump: Target.Dependency = .product(name: "CustomDump", package: "swift-custom-dump")
 
@@ -119,6 +120,17 @@ targets.append(
         name: "ComposeStressTests",
         dependencies: ["ComposeEmitters", "ComposeStore", "ComposeRefs", "ComposePersistence", "Compose", "ComposeTestSupport"],
         path: "Tests/ComposeStressTests"
+    )
+)
+
+// A small notes app and its tests, as an app's test target holds them: refs shared between a
+// list and a detail, autosave, a debounced search, deep links; every suite in a sandbox. CI
+// runs it 20 times in a row, in parallel, and under ThreadSanitizer.
+targets.append(
+    .testTarget(
+        name: "NotesAppTests",
+        dependencies: ["Compose", "ComposeTesting"],
+        path: "Tests/NotesAppTests"
     )
 )
 

@@ -58,11 +58,12 @@ extension Emitters {
     }
 }
 
-extension Emitters.Timer where C == ContinuousClock {
-    /// A timer on the continuous clock.
+extension Emitters.Timer where C == ComposeClock {
+    /// A timer on `ComposeClock.current` (the continuous clock unless a test or
+    /// `Services.withOverrides` set another).
     ///
     /// - Parameter interval: The time between ticks; positive.
     public init(interval: Duration) {
-        self.init(interval: interval, clock: ContinuousClock())
+        self.init(interval: interval, clock: ComposeClock.current)
     }
 }

@@ -124,6 +124,11 @@ extension Ref: StateReference {
     package var referencedEntries: [any ReferenceEntry] {
         entry.map { [$0] } ?? []
     }
+
+    package mutating func rejoinCurrentWorld() {
+        guard let entry else { return }
+        self.entry = RefRegistry.entry(for: entry.value, joining: .write)
+    }
 }
 
 extension Ref: Equatable {

@@ -123,6 +123,10 @@ extension RefCollection: StateReference {
     package var referencedEntries: [any ReferenceEntry] {
         entries
     }
+
+    package mutating func rejoinCurrentWorld() {
+        entries = entries.map { RefRegistry.entry(for: $0.value, joining: .write) }
+    }
 }
 
 extension RefCollection: Equatable {

@@ -32,9 +32,9 @@ struct SpecimenComponent {
 /// written (the views replaced by what their text fields do), with two and with many
 /// components.
 ///
-/// Serialized: the example's states declare fixed ids, and two tests running at once would
-/// share those entities (which is the point of refs).
-@Suite(.serialized) struct SeedExampleTests {
+/// In a sandbox per test: the example's states declare fixed ids, and two tests running at once
+/// would otherwise share those entities (which is the point of refs).
+@Suite(.composeSandbox) struct SeedExampleTests {
     // Exhibition.swift / Exhibition+State.swift
     struct ExhibitionComponent {
         let specimenA: SpecimenComponent

@@ -223,9 +223,9 @@ import Testing
         }
     }
 
-    nonisolated(unsafe) static let duringRead = LockedBox<(@Sendable () -> Void)?>(nil)
+    static let duringRead = LockedBox<(@Sendable () -> Void)?>(nil)
 
-    nonisolated(unsafe) static let current = LockedBox<Store<Reading>?>(nil)
+    static let current = LockedBox<Store<Reading>?>(nil)
 
     /// Before the fix, the computed getter ran under the store's lock and relocked it: a crash
     /// in debug builds, a deadlock in release builds.

@@ -45,7 +45,7 @@ import Testing
     func simultaneousPushesLeaveOnlyTheTopVisible() async {
         let host = ComponentHost(Pages())
         let router = host.root.router
-        let targets: [KeyPath<Pages, Page> & Sendable] = [\.a, \.b, \.c]
+        let targets: [any KeyPath<Pages, Page> & Sendable] = [\.a, \.b, \.c]
         let names = ["a", "b", "c"]
         let wrong = LockedBox(0)
         let barrier = Barrier(parties: 3)

@@ -17,7 +17,8 @@ extension ComponentHost {
     ///
     /// - Throws: ``DeepLinkError``: the path does not resolve, a screen is not on the router
     ///   the path reaches there, a screen has no destination, a screen appears twice on one
-    ///   router, or a router would refuse its routes. Nothing has changed then: the whole plan,
+    ///   router, a destination refuses its screen (its `make:` threw, or its `find:` found
+    ///   nothing), or a router would refuse its routes. Nothing has changed then: the whole plan,
     ///   every router's new stack, is worked out and checked before any component is created and
     ///   before any router moves. (Another thread navigating the same routers at the same moment
     ///   can still make a router refuse after the checks; the error says so.)
@@ -75,7 +76,12 @@ extension ComponentHost {
                     routes.append(current[offset])
                     shown = destination.shown(owner, current[offset])
                 } else {
-                    let prepared = destination.prepare(owner, element.screen)
+                    let prepared: Destination.Prepared
+                    do {
+                        prepared = try destination.prepare(owner, element.screen)
+                    } catch {
+                        throw DeepLinkError(segment: segment, .refused(screen: type(of: element.screen).name, reason: "\(error)"))
+                    }
                     routes.append(prepared.route)
                     shown = prepared.shown
                     if let create = prepared.create {

@@ -25,6 +25,9 @@ import Foundation
 /// }
 /// ```
 ///
+/// A scope sees the replacements of its enclosing scopes, never the services they created: a
+/// service read in a scope without a replacement is created there, even if the app created one.
+///
 /// Overrides follow the task: a handler that runs on another thread (a `DispatchQueue`, a
 /// store's background queue) reads the app's services.
 public struct Services: Sendable {
@@ -46,6 +49,21 @@ public struct Services: Sendable {
         nonmutating set { storage.set(newValue) }
     }
 
+    /// The clock components and time-based code read time from: the one set in this scope or
+    /// an enclosing one, otherwise `ComposeClock.current` (the continuous clock, unless a test
+    /// set another).
+    ///
+    /// ```swift
+    /// Services.withOverrides({ $0.clock = ComposeClock(TestClock()) }) {
+    ///     // debounce(interval:), throttle(interval:), delay(interval:), timers and autosave
+    ///     // created here run on the test clock.
+    /// }
+    /// ```
+    public var clock: ComposeClock {
+        get { storage.clockOverride ?? ComposeClock.current }
+        nonmutating set { storage.setClock(newValue) }
+    }
+
     /// Runs `operation` with the services `configure` sets replaced, in a scope of their own.
     ///
     /// - Parameters:
@@ -58,7 +76,10 @@ public struct Services: Sendable {
     ) rethrows -> Result {
         var services = Services(storage: ServiceStorage(parent: ServiceStorage.scoped))
         try configure(&services)
-        return try ServiceStorage.$scoped.withValue(services.storage, operation: operation)
+        return try ServiceStorage.$scoped.withValue(services.storage) {
+            guard let clock = services.storage.clockOverride else { return try operation() }
+            return try ComposeClock.withCurrent(clock, operation: operation)
+        }
     }
 
     /// Runs the asynchronous `operation` with the services `configure` sets replaced; see
@@ -70,7 +91,10 @@ public struct Services: Sendable {
     ) async rethrows -> Result {
         var services = Services(storage: ServiceStorage(parent: ServiceStorage.scoped))
         try configure(&services)
-        return try await ServiceStorage.$scoped.withValue(services.storage, operation: operation, isolation: isolation)
+        return try await ServiceStorage.$scoped.withValue(services.storage, operation: {
+            guard let clock = services.storage.clockOverride else { return try await operation() }
+            return try await ComposeClock.withCurrent(clock, operation: operation)
+        }, isolation: isolation)
     }
 }
 
@@ -84,7 +108,15 @@ package final class ServiceStorage: @unchecked Sendable {  // `values` under its
 
     /// An override scope's parent: replacements set in an enclosing scope apply inside.
     let parent: ServiceStorage?
-    private let values = LockedState<[ObjectIdentifier: any Sendable]>([:])
+    private let values = LockedState<Values>(Values())
+
+    private struct Values {
+        /// Replacements set in this scope (`services.user = ...`).
+        var overrides: [ObjectIdentifier: any Sendable] = [:]
+        /// Services created in this scope.
+        var created: [ObjectIdentifier: any Sendable] = [:]
+        var clock: ComposeClock?
+    }
 
     package init(parent: ServiceStorage?) {
         self.parent = parent
@@ -98,22 +130,39 @@ package final class ServiceStorage: @unchecked Sendable {  // `values` under its
     }
 
     func set<S: Service>(_ service: S) {
-        values.withLock { $0[ObjectIdentifier(S.self)] = service }
+        values.withLock { $0.overrides[ObjectIdentifier(S.self)] = service }
+    }
+
+    /// The clock set in this scope or an enclosing one.
+    package var clockOverride: ComposeClock? {
+        var storage: ServiceStorage? = self
+        while let current = storage {
+            if let clock = current.values.withLock({ $0.clock }) { return clock }
+            storage = current.parent
+        }
+        return nil
+    }
+
+    func setClock(_ clock: ComposeClock) {
+        values.withLock { $0.clock = clock }
     }
 
     /// Stores a service just created; returns the one to use (one set meanwhile wins).
     fileprivate func store<S: Service>(_ created: S) -> S {
         values.withLock { values in
-            if let existing = values[ObjectIdentifier(S.self)] { return existing as! S }
-            values[ObjectIdentifier(S.self)] = created
+            let key = ObjectIdentifier(S.self)
+            if let existing = values.overrides[key] ?? values.created[key] { return existing as! S }
+            values.created[key] = created
             return created
         }
     }
 
+    /// A replacement here or in an enclosing scope, or a service created here.
     fileprivate func lookup(_ key: ObjectIdentifier) -> (any Sendable)? {
-        var storage: ServiceStorage? = self
+        if let found = values.withLock({ $0.overrides[key] ?? $0.created[key] }) { return found }
+        var storage = parent
         while let current = storage {
-            if let found = current.values.withLock({ $0[key] }) { return found }
+            if let found = current.values.withLock({ $0.overrides[key] }) { return found }
             storage = current.parent
         }
         return nil

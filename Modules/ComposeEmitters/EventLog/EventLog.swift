@@ -21,6 +21,10 @@ import Synchronization  // Atomic (the switch)
 ///
 /// An observer must not send on an emitter for every event it receives: that event would be
 /// logged too, and the log would never go quiet.
+///
+/// Each world has its own log: in ComposeTesting's sandbox, a test observes the events of its own
+/// code only, and a test outside any sandbox the events of the process world. Sequence numbers
+/// count per world.
 public enum EventLog {
     /// Whether anything observes the log. Emitters keep a reference to it.
     @usableFromInline
@@ -40,11 +44,18 @@ public enum EventLog {
         }
     }
 
-    /// The last sequence number given. Numbering and queueing an event happen under this one
-    /// lock, so events reach the observers in the order of their numbers.
-    private static let sequence = LockedState<UInt64>(0)
+    /// The log of one world (see `ComposeWorld`): a sandboxed test observes only its own events.
+    final class Channel: Sendable {
+        /// The last sequence number given. Numbering and queueing an event happen under this one
+        /// lock, so events reach the observers in the order of their numbers.
+        let sequence = LockedState<UInt64>(0)
+        let observers = EmitterCore<Event>(label: "EventLog", remembersValues: false, isLogged: false)
+    }
 
-    private static let observers = EmitterCore<Event>(label: "EventLog", remembersValues: false, isLogged: false)
+    /// The current world's log.
+    private static var channel: Channel {
+        ComposeWorld.current.value(for: ObjectIdentifier(Channel.self)) { Channel() }
+    }
 
     /// Whether anything observes the log.
     ///
@@ -61,7 +72,7 @@ public enum EventLog {
     /// - Returns: The subscription; cancelling the last one disables logging.
     @discardableResult
     public static func observe(_ handler: @escaping @Sendable (Event) -> Void) -> EmitterSubscription {
-        let registration = observers.register(handler)
+        let registration = channel.observers.register(handler)
         logSwitch.count.add(1, ordering: .relaxed)
         return EmitterSubscription {
             registration.cancel()
@@ -86,10 +97,11 @@ public enum EventLog {
         // The autoclosures may be user code (a description): evaluated before the lock.
         let source = source()
         let payload = payload()
-        sequence.withLock { sequence in
+        let channel = self.channel
+        channel.sequence.withLock { sequence in
             sequence += 1
-            observers.enqueue(Event(kind: kind, source: source, payload: payload, time: .now, sequence: sequence))
+            channel.observers.enqueue(Event(kind: kind, source: source, payload: payload, time: .now, sequence: sequence))
         }
-        observers.deliverBacklog()
+        channel.observers.deliverBacklog()
     }
 }

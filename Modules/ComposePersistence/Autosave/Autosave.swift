@@ -1,3 +1,5 @@
+import ComposeEmitters
+
 /// Saving a store automatically after it changes.
 ///
 /// ```swift
@@ -14,9 +16,11 @@
 public struct Autosave: Sendable {
     let makeSaver: @Sendable (_ save: @escaping @Sendable () throws(PersistenceError) -> Void, _ errors: @escaping @Sendable (PersistenceError) -> Void) -> any Autosaving
 
-    /// Saves at the first change, then at most once per `window`, measured on the continuous clock.
+    /// Saves at the first change, then at most once per `window`, measured on
+    /// `ComposeClock.current` when the store is created (the continuous clock unless a test or
+    /// `Services.withOverrides` set another).
     public static func coalescing(window: Duration = .seconds(1)) -> Autosave {
-        coalescing(window: window, clock: ContinuousClock())
+        coalescing(window: window, clock: ComposeClock.current)
     }
 
     /// Saves at the first change, then at most once per `window` of `clock`. Pass a test clock to

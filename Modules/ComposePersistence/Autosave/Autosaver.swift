@@ -179,11 +179,16 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
 private let autosaveQueueKey = DispatchSpecificKey<ObjectIdentifier>()
 
 /// The live autosavers, flushed when the process exits normally, so a change made just before
-/// `exit` (or the end of `main`) is not lost.
-enum AutosaveRegistry {
+/// `exit` (or the end of `main`) is not lost; and by world (see `ComposeWorld`), so that
+/// ComposeTesting's sandbox can wait for its own before it removes its directory.
+package enum AutosaveRegistry {
     private final class Weak: @unchecked Sendable {
         weak var saver: (any Autosaving)?
-        init(_ saver: any Autosaving) { self.saver = saver }
+        let world: ObjectIdentifier
+        init(_ saver: any Autosaving, world: ObjectIdentifier) {
+            self.saver = saver
+            self.world = world
+        }
     }
 
     private static let savers = LockedState<[ObjectIdentifier: Weak]>([:])
@@ -194,15 +199,24 @@ enum AutosaveRegistry {
 
     static func add(_ saver: any Autosaving) {
         _ = exitHandler
+        let world = ObjectIdentifier(ComposeWorld.current)
         savers.withLock { savers in
             savers = savers.filter { $0.value.saver != nil }
-            savers[ObjectIdentifier(saver)] = Weak(saver)
+            savers[ObjectIdentifier(saver)] = Weak(saver, world: world)
         }
     }
 
     /// Flushes every live autosaver, waiting up to five seconds for each.
     static func flushAll() {
         let live = savers.withLock { $0.values.compactMap(\.saver) }
+        for saver in live { saver.flushAndWait(timeout: .seconds(5)) }
+    }
+
+    /// Flushes the live autosavers made in `world` (their stores may be gone: a save pending when
+    /// a store ends still runs), waiting up to five seconds for each.
+    package static func flushAll(in world: ComposeWorld) {
+        let identity = ObjectIdentifier(world)
+        let live = savers.withLock { $0.values.filter { $0.world == identity }.compactMap(\.saver) }
         for saver in live { saver.flushAndWait(timeout: .seconds(5)) }
     }
 }

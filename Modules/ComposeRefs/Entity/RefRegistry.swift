@@ -3,8 +3,9 @@ import ComposeEmitters
 /// The live entities of one value type, by id.
 ///
 /// Holds its entries weakly: an entry removes its slot when it goes away, so the table holds
-/// only live entities. One registry per value type, made on first use and kept for the life of
-/// the process (their number is bounded by the number of types).
+/// only live entities. One registry per value type and world (see `ComposeWorld`), made on first
+/// use and kept for the life of the world (their number is bounded by the number of types): a
+/// sandboxed test's `@Ref`s never meet another test's entities, even with the same ids.
 @usableFromInline
 final class RefRegistry<Value: Referable>: Sendable {
     /// A class, so that the table's values are copied as plain references: the weak
@@ -71,22 +72,11 @@ final class RefRegistry<Value: Referable>: Sendable {
         slots.withLock { $0.count }
     }
 
-    /// The registry of `Value`.
+    /// The registry of `Value` in the current world.
     @usableFromInline
     static var shared: RefRegistry<Value> {
-        RefRegistries.all.withLock { registries in
-            let key = ObjectIdentifier(Value.self)
-            if let registry = registries[key] { return unsafeDowncast(registry, to: RefRegistry<Value>.self) }
-            let registry = RefRegistry<Value>()
-            registries[key] = registry
-            return registry
-        }
+        ComposeWorld.current.value(for: ObjectIdentifier(RefRegistry<Value>.self)) { RefRegistry<Value>() }
     }
-}
-
-/// The registries of every value type, by type (a generic type cannot have static storage).
-enum RefRegistries {
-    static let all = LockedState<[ObjectIdentifier: AnyObject]>([:])
 }
 
 /// What the soak and the lifetime tests read about the registries.

@@ -40,7 +40,7 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
     /// Plans what the screen needs in `owner` (a value of the owner's type) without changing
     /// anything: the route to push, the component it will show, and the creation to perform
     /// when the whole path has been checked.
-    package let prepare: @Sendable (_ owner: Any, _ screen: any Screen) -> Prepared
+    package let prepare: @Sendable (_ owner: Any, _ screen: any Screen) throws -> Prepared
     /// The screen standing for `route` on `owner`'s router, if one can be told.
     package let readScreen: @Sendable (_ owner: Any, _ route: Route) -> (any Screen)?
     /// The component `route` shows in `owner` (for following the path to nested routers).
@@ -73,7 +73,7 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
     static func dynamic<S: Screen, Owner, Target: DynamicRoutable>(
         _: S.Type,
         _ keyPath: KeyPath<Owner, Target>,
-        make: @escaping @Sendable (S) -> Target.Made,
+        make: @escaping @Sendable (S) throws -> Target.Made,
         read: (@Sendable (Target.Made) -> S)?
     ) -> Destination {
         let location = locate(keyPath)
@@ -82,7 +82,7 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
         return Destination(
             owner: ObjectIdentifier(Owner.self), ownerName: "\(Owner.self)", location: location, shownType: Target.Made.self,
             prepare: { owner, screen in
-                let made = make(screen as! S)
+                let made = try make(screen as! S)
                 let target = (owner as! Owner)[keyPath: shared.keyPath]
                 return Prepared(route: route, shown: made, create: { target.create(made) })
             },
@@ -98,7 +98,7 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
     static func instance<S: Screen, Owner, Target: InstanceRoutable>(
         _: S.Type,
         _ keyPath: KeyPath<Owner, Target>,
-        make: @escaping @Sendable (S) -> Target.Made,
+        make: @escaping @Sendable (S) throws -> Target.Made,
         read: (@Sendable (Target.Made) -> S)?
     ) -> Destination {
         let location = locate(keyPath)
@@ -106,7 +106,7 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
         return Destination(
             owner: ObjectIdentifier(Owner.self), ownerName: "\(Owner.self)", location: location, shownType: Target.Made.self,
             prepare: { owner, screen in
-                let made = make(screen as! S)
+                let made = try make(screen as! S)
                 let target = (owner as! Owner)[keyPath: shared.keyPath]
                 let id = UUID()
                 return Prepared(

@@ -59,26 +59,63 @@ public struct Navigator: Sendable {
     /// A screen shown by creating the dynamic component at `route` from the screen (`make`)
     /// and routing to it. `read` gives the screen back from the component, for reading the
     /// current path.
+    ///
+    /// `make` may refuse the screen by throwing (an entity the screen names does not exist):
+    /// navigation then fails with a ``DeepLinkError`` of reason
+    /// ``DeepLinkError/Reason/refused(screen:reason:)`` naming the segment, and nothing changes.
     public static func screen<S: Screen, Owner, Target: DynamicRoutable>(
         _ type: S.Type,
         route: KeyPath<Owner, Target>,
-        make: @escaping @Sendable (S) -> Target.Made,
+        make: @escaping @Sendable (S) throws -> Target.Made,
         read: (@Sendable (Target.Made) -> S)? = nil,
         nesting: Navigator? = nil
     ) -> Navigator {
         Navigator(.screen(type: type, destination: .dynamic(S.self, route, make: make, read: read), nesting: nesting))
     }
 
+    /// A screen shown by creating the dynamic component `find` gives for the screen, and routing
+    /// to it; when `find` gives `nil` (`notes://list/note?id=9` and there is no note 9), the
+    /// screen is refused with a ``DeepLinkError`` naming the segment, and nothing changes.
+    public static func screen<S: Screen, Owner, Target: DynamicRoutable>(
+        _ type: S.Type,
+        route: KeyPath<Owner, Target>,
+        find: @escaping @Sendable (S) -> Target.Made?,
+        read: (@Sendable (Target.Made) -> S)? = nil,
+        nesting: Navigator? = nil
+    ) -> Navigator {
+        screen(type, route: route, make: { screen in try found(find(screen), for: screen) }, read: read, nesting: nesting)
+    }
+
     /// A screen shown by creating an instance of the instance component at `route` from the
     /// screen (`make`) and routing to it. `read` gives the screen back from an instance.
+    ///
+    /// `make` may refuse the screen by throwing; see the dynamic component's overload.
     public static func screen<S: Screen, Owner, Target: InstanceRoutable>(
         _ type: S.Type,
         route: KeyPath<Owner, Target>,
-        make: @escaping @Sendable (S) -> Target.Made,
+        make: @escaping @Sendable (S) throws -> Target.Made,
         read: (@Sendable (Target.Made) -> S)? = nil,
         nesting: Navigator? = nil
     ) -> Navigator {
         Navigator(.screen(type: type, destination: .instance(S.self, route, make: make, read: read), nesting: nesting))
+    }
+
+    /// A screen shown by creating an instance from what `find` gives for the screen; `nil`
+    /// refuses it (see the dynamic component's overload).
+    public static func screen<S: Screen, Owner, Target: InstanceRoutable>(
+        _ type: S.Type,
+        route: KeyPath<Owner, Target>,
+        find: @escaping @Sendable (S) -> Target.Made?,
+        read: (@Sendable (Target.Made) -> S)? = nil,
+        nesting: Navigator? = nil
+    ) -> Navigator {
+        screen(type, route: route, make: { screen in try found(find(screen), for: screen) }, read: read, nesting: nesting)
+    }
+
+    /// What `find` gave, or the refusal of a screen it found nothing for.
+    private static func found<S: Screen, Made>(_ made: Made?, for screen: S) throws -> Made {
+        guard let made else { throw NothingFound(screen: RoutingPath.Element(screen).description) }
+        return made
     }
 
     /// The first of `navigators` that takes the path.
@@ -263,5 +300,14 @@ extension Navigator {
         case .wildcard(_, let navigator):
             return navigator.destinations
         }
+    }
+}
+
+/// A `find:` destination found nothing for its screen.
+struct NothingFound: Error, CustomStringConvertible {
+    let screen: String
+
+    var description: String {
+        "nothing was found for \(screen)"
     }
 }

@@ -46,6 +46,9 @@ public struct DeepLinkError: Error, Equatable, Sendable, CustomStringConvertible
         case noDestination(screen: String)
         /// A router refused the route.
         case routing(String)
+        /// The screen's destination refused it: its `make:` threw (`reason` is the error), or
+        /// its `find:` found nothing (a deep link to an entity that does not exist).
+        case refused(screen: String, reason: String)
         /// A route on a router's stack that no screen of the navigator stands for (reading a
         /// path back).
         case unrepresentable(route: String)
@@ -89,6 +92,7 @@ public struct DeepLinkError: Error, Equatable, Sendable, CustomStringConvertible
         case .notOnRouter(let screen, let router): "\(screen) is not a route of \(router)"
         case .noDestination(let screen): "the navigator does not say where \(screen) is shown"
         case .routing(let reason): reason
+        case .refused(let screen, let reason): "\(screen) refused: \(reason)"
         case .unrepresentable(let route): "no screen of the navigator stands for \(route)"
         }
     }

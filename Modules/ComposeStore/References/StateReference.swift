@@ -15,6 +15,11 @@ import ComposeEmitters
 package protocol StateReference {
     /// The shared entries this property refers to now.
     var referencedEntries: [any ReferenceEntry] { get }
+
+    /// Points this property at the entries of the *current* world that have its entries' ids,
+    /// writing their current values there: a copy that shares nothing with the original's
+    /// world (ComposeTesting's detached snapshots of a state).
+    mutating func rejoinCurrentWorld()
 }
 
 /// Shared data that stores listen to.
@@ -149,6 +154,23 @@ enum ReferenceScanner {
             }
         }
         return entries
+    }
+
+    /// Points every reference property of `state` at the entries of the current world (see
+    /// ``StateReference/rejoinCurrentWorld()``). Returns `false` if the layout is unknown (the
+    /// runtime could not describe the state); `state` is then unchanged.
+    static func rejoinCurrentWorld<State>(_ state: inout State, layout: ReferenceLayout) -> Bool {
+        guard let fields = layout.fields else { return false }
+        withUnsafeMutableBytes(of: &state) { storage in
+            for field in fields {
+                rejoin(field.type, at: storage.baseAddress! + field.offset)
+            }
+        }
+        return true
+    }
+
+    private static func rejoin<Reference: StateReference>(_: Reference.Type, at address: UnsafeMutableRawPointer) {
+        address.assumingMemoryBound(to: Reference.self).pointee.rejoinCurrentWorld()
     }
 
     private static func referencedEntries<Reference: StateReference>(

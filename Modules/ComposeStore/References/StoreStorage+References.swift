@@ -78,6 +78,18 @@ extension StoreStorage {
     }
 }
 
+extension StoreStorage {
+    /// A copy of `state` whose reference properties point at entries of `world`, holding the
+    /// values they read now: writing to the copy's references never reaches the store's
+    /// entities. ComposeTesting's `StoreTester` keeps its expected states this way.
+    package func detachedCopy(of state: State, in world: ComposeWorld) -> State {
+        guard let references else { return state }
+        var copy = state
+        _ = world.run { ReferenceScanner.rejoinCurrentWorld(&copy, layout: references.layout) }
+        return copy
+    }
+}
+
 /// Something that refers to shared entries, for leak checks.
 package protocol ReferenceHolder: AnyObject {
     /// The entries referred to now.

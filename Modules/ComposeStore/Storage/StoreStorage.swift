@@ -315,7 +315,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
             let snapshot: (State, UInt64)? = core.withLock { core in
                 CommitGate.mustWait(forGateOwner: core.gateOwner) ? nil : (core.state, core.version)
             }
-            guard var (copy, version) = snapshot else {
+            guard case (var copy, let version)? = snapshot else {
                 // Another thread's irrevocable run: wait for it, without counting a lost run.
                 core.withLock { $0.gate }?.waitForTheIrrevocableRun()
                 continue

@@ -15,10 +15,12 @@ import Foundation
 /// tester.unmount()   // fails if an observer, a component or a ref entry outlives the tree
 /// ```
 ///
-/// Every operation runs with the tester's service overrides (tests running in parallel do not
-/// see each other's) and turns any Compose `Diagnostic` (a refused navigation, a component
-/// observing its parent) into a test failure at the caller's line. Code that the test runs
-/// itself, outside the tester, sees neither: use ``run(_:fileID:filePath:line:column:)``.
+/// Every operation runs with the tester's service overrides and clock (tests running in
+/// parallel do not see each other's) and turns any Compose `Diagnostic` (a refused navigation, a
+/// component observing its parent) into a test failure at the caller's line. Code that the test
+/// runs itself, outside the tester, sees neither: use ``run(_:fileID:filePath:line:column:)``.
+/// A tester does not isolate `@Ref` entities or the event log: run the test in a
+/// ``ComposeSandbox`` (`@Suite(.composeSandbox)`) for that.
 public final class ComponentTester<Root: Component>: @unchecked Sendable {  // Used from the test's task.
     /// The mounted tree.
     public private(set) var host: ComponentHost<Root>!
@@ -29,10 +31,14 @@ public final class ComponentTester<Root: Component>: @unchecked Sendable {  // U
     ///
     /// - Parameters:
     ///   - services: Replaces services for this tester only: `{ $0.user = .mock }`.
+    ///   - clock: The clock of everything the tester runs (its `services.clock`, and
+    ///     `ComposeClock.current` for `debounce`, timers and autosave created in its operations):
+    ///     a `TestClock` the test advances, say. By default, the clock of the enclosing scope.
     ///   - visibility: `.manual` to drive appear and disappear by hand (``appear(_:)``).
     public init(
         _ root: Root,
         services configure: (inout Services) -> Void = { _ in },
+        clock: (any Clock<Duration>)? = nil,
         visibility: ComponentHost<Root>.Visibility = .automatic,
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
@@ -43,6 +49,7 @@ public final class ComponentTester<Root: Component>: @unchecked Sendable {  // U
         created = location
         services = ServiceStorage(parent: ServiceStorage.scoped)
         var overrides = Services(storage: services)
+        if let clock { overrides.clock = ComposeClock(clock) }
         configure(&overrides)
         host = scoped(location) { ComponentHost(root, visibility: visibility) }
     }
@@ -67,7 +74,8 @@ public final class ComponentTester<Root: Component>: @unchecked Sendable {  // U
 
     private func scoped<Result>(_ location: TestLocation, _ body: () throws -> Result) rethrows -> Result {
         try ServiceStorage.$scoped.withValue(services) {
-            try failOnDiagnostics(at: location, body)
+            guard let clock = services.clockOverride else { return try failOnDiagnostics(at: location, body) }
+            return try ComposeClock.withCurrent(clock) { try failOnDiagnostics(at: location, body) }
         }
     }
 

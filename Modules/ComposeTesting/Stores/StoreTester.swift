@@ -33,6 +33,13 @@ import ComposeStore
 ///
 /// Failures are reported at the line of the call, under XCTest and Swift Testing, and any
 /// Compose `Diagnostic` reported during a step fails the test too.
+///
+/// ## References
+/// Expected states are detached snapshots: their `@Ref` and `@RefCollection` properties hold
+/// the values they read when the snapshot was taken, in entities of the tester's own. An
+/// assertion that writes to them (`$0.notes = [...]`) changes the expectation only, never the
+/// app's data, and is checked at its own line. A write to a referenced entity is a change of
+/// the state like any other: exhaustive mode fails when it is not asserted.
 public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutable state under `state`'s lock.
     /// How much a test must assert.
     public enum Exhaustivity: Sendable {
@@ -47,11 +54,20 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         var values: [any Sendable] = []
     }
 
+    /// A detached copy of a state (see "References"): its references point at entities of a
+    /// world of its own, holding the values they read when it was taken.
+    struct Snapshot {
+        var state: State
+        /// Where the snapshot's references live; an assertion about it runs there, so values it
+        /// assigns join the snapshot's entities, never the app's.
+        let world: ComposeWorld
+    }
+
     struct Progress {
         /// The state the test has accounted for.
-        var expected: State
+        var expected: Snapshot
         /// Commits since, not yet accounted for: each new state, in order.
-        var changes: [State] = []
+        var changes: [Snapshot] = []
         var tracked: [ObjectIdentifier: Tracked] = [:]
         var finished = false
     }
@@ -80,11 +96,24 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         self.exhaustivity = exhaustivity
         self.timeout = timeout
         self.created = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let progress = LockedState(Progress(expected: store.state))
+        let storage = store.storage
+        let progress = LockedState(Progress(expected: Self.snapshot(store.state, of: storage)))
         self.progress = progress
         subscriptions.append(store.didChange.register { change in
-            progress.withLock { $0.changes.append(change.new) }
+            // Read now: a referenced value lives outside the state, and would change with it.
+            let snapshot = Self.snapshot(change.new, of: storage)
+            progress.withLock { $0.changes.append(snapshot) }
         })
+    }
+
+    /// A detached copy of `state` (see "References").
+    private static func snapshot(_ state: State, of storage: StoreStorage<State>) -> Snapshot {
+        let world = ComposeWorld(label: "StoreTester snapshot")
+        return Snapshot(state: storage.detachedCopy(of: state, in: world), world: world)
+    }
+
+    private func snapshot(_ state: State) -> Snapshot {
+        Self.snapshot(state, of: store.storage)
     }
 
     deinit {
@@ -100,7 +129,7 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
 
     /// The state the test has accounted for so far.
     public var state: State {
-        progress.withLock { $0.expected }
+        progress.withLock { $0.expected.state }
     }
 
     // MARK: Steps
@@ -203,9 +232,10 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         asserted: Bool = true,
         assert: (inout State) throws -> Void
     ) {
-        var expected = exhaustivity == .on ? progress.withLock { $0.expected } : actual
+        let start = exhaustivity == .on ? progress.withLock { $0.expected } : snapshot(actual)
+        var expected = start.state
         do {
-            try assert(&expected)
+            try start.world.run { try assert(&expected) }
         } catch {
             location.fail("The assertion about \(what) threw: \(error)")
         }
@@ -213,7 +243,8 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
             let verb = asserted ? "does not match the expectation" : "changed, and no change was asserted"
             location.fail("\(what.prefix(1).uppercased() + what.dropFirst()) \(verb): \(Difference.describe(expected: expected, actual: actual))")
         }
-        progress.withLock { $0.expected = actual }
+        let accounted = snapshot(actual)
+        progress.withLock { $0.expected = accounted }
     }
 
     // MARK: Later changes
@@ -241,19 +272,21 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
             return
         }
         let next = progress.withLock { $0.changes.removeFirst() }
-        check("the state received", against: next, at: location, assert: assert)
+        check("the state received", against: next.state, at: location, assert: assert)
     }
 
     private func receiveMatching(assert: (inout State) throws -> Void, timeout: Duration, at location: TestLocation) async {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
             let current = store.state
-            var expected = current
-            try? assert(&expected)
+            let start = snapshot(current)
+            var expected = start.state
+            try? start.world.run { try assert(&expected) }
             if expected == current {
+                let accounted = snapshot(current)
                 progress.withLock { progress in
                     progress.changes.removeAll()
-                    progress.expected = current
+                    progress.expected = accounted
                 }
                 return
             }
@@ -265,8 +298,9 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         }
     }
 
-    /// Fails on changes made since the last step, and accounts for them: for a test that does
-    /// not care how the state got where it is.
+    /// Takes every change made since the last step without checking it, and accounts for
+    /// them: for a test that does not care how the state got where it is. The next step
+    /// expects changes from the last of them. It never fails.
     public func skipReceivedChanges() {
         progress.withLock { progress in
             if let last = progress.changes.last { progress.expected = last }
@@ -375,7 +409,7 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
             let count = progress.changes.count
             owed.append(
                 "- \(count) state change\(count == 1 ? "" : "s") not received: "
-                    + Difference.describe(expected: progress.expected, actual: last)
+                    + Difference.describe(expected: progress.expected.state, actual: last.state)
             )
         }
         for tracked in progress.tracked.values.sorted(by: { $0.label < $1.label }) where !tracked.values.isEmpty {

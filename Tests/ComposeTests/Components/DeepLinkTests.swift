@@ -298,3 +298,56 @@ import Testing
         host.unmount()
     }
 }
+
+/// A destination can refuse its screen: its `make:` throws, or its `find:` finds nothing. The
+/// refusal is a `DeepLinkError` naming the segment, and nothing changes.
+@Suite struct RefusedDestinationTests {
+    struct PlayerScreen: Screen {
+        static let name = "player"
+        let video: String
+        init(video: String) { self.video = video }
+        init(parameters: ScreenParameters) throws { video = try parameters.required("video") }
+        var parameters: ScreenParameters { ["video": video] }
+    }
+
+    struct Player: Component {
+        let video: String
+        var observers: Void { None }
+    }
+
+    struct Unavailable: Error, CustomStringConvertible {
+        var description: String { "this video is not available" }
+    }
+
+    struct AppComponent: RouterComponent {
+        let home = DeepLinkTests.HomeComponent()
+        let players = InstanceComponent<Player>()
+        let router = Router(start: \Self.home)
+        var observers: Void { None }
+    }
+
+    static let navigator: Navigator = .screen(
+        DeepLinkTests.HomeScreen.self, route: \AppComponent.home,
+        nesting: .screen(
+            PlayerScreen.self, route: \AppComponent.players,
+            make: { screen in
+                guard screen.video != "private" else { throw Unavailable() }
+                return Player(video: screen.video)
+            },
+            read: { PlayerScreen(video: $0.video) }
+        )
+    )
+
+    @Test func aThrowingMakeRefusesTheScreenAndChangesNothing() throws {
+        let host = ComponentHost(AppComponent())
+        #expect(throws: DeepLinkError(segment: 1, .refused(screen: "player", reason: "this video is not available"))) {
+            try host.open("/home/player?video=private", with: Self.navigator)
+        }
+        #expect(host.root.players.ids.isEmpty)
+        #expect(host.root.router.paths == [\AppComponent.home])
+        try host.open("/home/player?video=intro", with: Self.navigator)
+        #expect(host.root.players.ids.count == 1)
+        #expect(try host.routingPath(with: Self.navigator).description == "/home/player?video=intro")
+        host.unmount()
+    }
+}

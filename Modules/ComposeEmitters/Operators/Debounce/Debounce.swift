@@ -56,9 +56,10 @@ extension Emitter {
     /// The value is delivered on a task of Swift's concurrency pool. Cancelling the subscription
     /// drops a value that is still waiting.
     ///
-    /// - Parameter interval: The quiet time, measured on the continuous clock.
-    public func debounce(interval: Duration) -> Emitters.Debounce<Self, ContinuousClock> {
-        debounce(interval: interval, clock: ContinuousClock())
+    /// - Parameter interval: The quiet time, measured on `ComposeClock.current` (the continuous
+    ///   clock unless a test or `Services.withOverrides` set another).
+    public func debounce(interval: Duration) -> Emitters.Debounce<Self, ComposeClock> {
+        debounce(interval: interval, clock: ComposeClock.current)
     }
 
     /// Sends the latest value once no new value has arrived for `interval` on `clock`.

@@ -51,9 +51,10 @@ extension Emitter {
     /// ```
     ///
     /// Values are delivered on a task of Swift's concurrency pool. Cancelling the subscription
-    /// drops the values still waiting.
-    public func delay(interval: Duration) -> Emitters.Delay<Self, ContinuousClock> {
-        delay(interval: interval, clock: ContinuousClock())
+    /// drops the values still waiting. Time is `ComposeClock.current` (the continuous clock
+    /// unless a test or `Services.withOverrides` set another).
+    public func delay(interval: Duration) -> Emitters.Delay<Self, ComposeClock> {
+        delay(interval: interval, clock: ComposeClock.current)
     }
 
     /// Sends each value `interval` after it arrived on `clock`, in order.

@@ -53,10 +53,11 @@ extension Emitter {
     /// ```
     ///
     /// - Parameters:
-    ///   - interval: The minimum time between two values, on the continuous clock.
+    ///   - interval: The minimum time between two values, on `ComposeClock.current` (the
+    ///     continuous clock unless a test or `Services.withOverrides` set another).
     ///   - latest: Whether to keep the latest value of an interval (`true`) or its first.
-    public func throttle(interval: Duration, latest: Bool = true) -> Emitters.Throttle<Self, ContinuousClock> {
-        throttle(interval: interval, latest: latest, clock: ContinuousClock())
+    public func throttle(interval: Duration, latest: Bool = true) -> Emitters.Throttle<Self, ComposeClock> {
+        throttle(interval: interval, latest: latest, clock: ComposeClock.current)
     }
 
     /// Sends at most one value per `interval` on `clock`.
