@@ -94,11 +94,13 @@ public struct ComposeClock: Clock, Sendable {
     }
 
     /// Runs `operation` with `clock` as ``current`` (and in the tasks it starts).
+    @discardableResult
     public static func withCurrent<Result>(_ clock: ComposeClock, operation: () throws -> Result) rethrows -> Result {
         try $ambient.withValue(clock, operation: operation)
     }
 
     /// Runs the asynchronous `operation` with `clock` as ``current``.
+    @discardableResult
     public static func withCurrent<Result>(
         _ clock: ComposeClock,
         isolation: isolated (any Actor)? = #isolation,

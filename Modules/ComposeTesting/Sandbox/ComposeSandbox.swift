@@ -100,6 +100,7 @@ public final class ComposeSandbox: Sendable {
     }
 
     /// Runs `body` in the sandbox: for work that escaped it to another thread.
+    @discardableResult
     public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
         try Self.$current.withValue(self) {
             try world.run {
@@ -113,6 +114,7 @@ public final class ComposeSandbox: Sendable {
     }
 
     /// Runs the asynchronous `body` in the sandbox.
+    @discardableResult
     public func run<Result>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result

@@ -49,7 +49,7 @@ struct NoteListComponent: RouterComponent {
             }
         }
         restore += {
-            try? $state.persistence.restore()
+            _ = try? $state.persistence.restore()
             $state.mutate { state in state.results = Self.search(state.notes, for: state.query) }
         }
     }
