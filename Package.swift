@@ -39,13 +39,15 @@ let customDump: Target.Dependency = .product(name: "CustomDump", package: "swift
 struct Module {
     /// The module's name; its sources live in `Modules/<name>`, its tests in `Tests/<name>Tests`.
     var name: String
-    /// The sibling modules this module may import (the layering ladder).
-    var siblings: [String]
+    /// The Compose modules this module imports, which are its target dependencies. What it *may*
+    /// import (the layering ladder) is CONTRIBUTING.md's table; `Scripts/check-layering` checks
+    /// that this list and the module's imports keep to it, and that the table repeats this list.
+    var dependsOn: [String]
     /// Dependencies outside this package.
     var external: [Target.Dependency] = []
-    /// Whether `Tests/<name>Tests` exists yet. A module that a later issue fills starts as a
-    /// shell holding only its documentation, and gets its test target with its first test.
-    var tested = true
+    /// Whether users depend on the module (a library product of its own). The shared machinery
+    /// is not one: it reaches users through the modules built on it.
+    var isProduct = true
     /// Extra dependencies of the module's test target.
     var testDependencies: [Target.Dependency] = []
 }
@@ -56,27 +58,28 @@ let runtimeModules = [
 ]
 
 let modules: [Module] = [
-    Module(name: "ComposeEmitters", siblings: [], external: [deque], testDependencies: [clocks]),
-    Module(name: "ComposeValidation", siblings: []),
-    Module(name: "ComposeStore", siblings: ["ComposeEmitters"], external: [deque], testDependencies: [clocks]),
-    Module(name: "ComposePersistence", siblings: ["ComposeEmitters", "ComposeStore"], testDependencies: [clocks]),
+    Module(name: "ComposeMachinery", dependsOn: [], external: [deque], isProduct: false),
+    Module(name: "ComposeEmitters", dependsOn: ["ComposeMachinery"], external: [deque], testDependencies: [clocks]),
+    Module(name: "ComposeValidation", dependsOn: []),
+    Module(name: "ComposeStore", dependsOn: ["ComposeMachinery", "ComposeEmitters"], testDependencies: [clocks]),
+    Module(name: "ComposePersistence", dependsOn: ["ComposeMachinery", "ComposeEmitters", "ComposeStore"], testDependencies: [clocks]),
     Module(
         name: "ComposeRefs",
-        siblings: ["ComposeEmitters", "ComposeStore"],
+        dependsOn: ["ComposeMachinery", "ComposeStore"],
         testDependencies: [.target(name: "ComposePersistence")]
     ),
-    Module(name: "ComposeRouting", siblings: ["ComposeEmitters", "ComposeStore"]),
+    Module(name: "ComposeRouting", dependsOn: ["ComposeMachinery", "ComposeEmitters"]),
     Module(
         name: "Compose",
-        siblings: [
-            "ComposeEmitters", "ComposeValidation", "ComposeStore", "ComposePersistence", "ComposeRefs",
+        dependsOn: [
+            "ComposeMachinery", "ComposeEmitters", "ComposeValidation", "ComposeStore", "ComposePersistence", "ComposeRefs",
             "ComposeRouting",
         ],
         testDependencies: [.target(name: "ComposeSoakApp")]
     ),
     Module(
         name: "ComposeTesting",
-        siblings: runtimeModules,
+        dependsOn: ["ComposeMachinery"] + runtimeModules,
         external: [clocks, issueReporting, issueReportingTestSupport, customDump]
     ),
 ]
@@ -94,11 +97,10 @@ for module in modules {
     targets.append(
         .target(
             name: module.name,
-            dependencies: module.siblings.map { .target(name: $0) } + module.external,
+            dependencies: module.dependsOn.map { .target(name: $0) } + module.external,
             path: "Modules/\(module.name)"
         )
     )
-    guard module.tested else { continue }
     targets.append(
         .testTarget(
             name: "\(module.name)Tests",
@@ -110,7 +112,7 @@ for module in modules {
 
 // Helpers this package's test targets share (not a product; users get ComposeTesting).
 targets.append(
-    .target(name: "ComposeTestSupport", dependencies: ["ComposeEmitters", "ComposeStore", "ComposeTesting", clocks], path: "Tests/Support")
+    .target(name: "ComposeTestSupport", dependencies: ["ComposeMachinery", "ComposeEmitters", "ComposeStore", "ComposeTesting", clocks], path: "Tests/Support")
 )
 
 // Stress tests: many threads on shared emitters, stores, routers and files, exact counts (run
@@ -202,7 +204,7 @@ let package = Package(
     name: "Compose",
     // Synchronization's `Atomic` and Observation set the floor on Apple platforms.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
-    products: modules.map { .library(name: $0.name, targets: [$0.name]) },
+    products: modules.filter(\.isProduct).map { .library(name: $0.name, targets: [$0.name]) },
     dependencies: externalPackages,
     targets: targets
 )

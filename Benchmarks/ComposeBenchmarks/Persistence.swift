@@ -1,4 +1,5 @@
 import Benchmark
+import ComposeMachinery
 import ComposePersistence
 import ComposeStore
 import Foundation

@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 extension Emitters {
     /// Sends the clock's time at a regular interval while subscribed.
     ///
@@ -25,7 +27,7 @@ extension Emitters {
         }
 
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
-            let relay = EmitterCore<Value>.relay()
+            let relay = Relay<Value>()
             let downstream = relay.register(handler)
             let clock = self.clock
             let interval = self.interval

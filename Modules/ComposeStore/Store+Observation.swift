@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 import Observation
 
 // The store takes part in Swift's Observation framework (and so in SwiftUI's tracking):

@@ -20,12 +20,12 @@ extension Store {
     /// A write through the wrapper, a keyed write or `mutate` does not wait for the queue: it
     /// commits at once.
     public func setState(_ mutation: @escaping @Sendable (inout State) -> Void) {
-        storage.stateQueue.enqueue(mutation: mutation, on: storage)
+        storage.stateQueue.enqueue(mutation: mutation)
     }
 
     /// Queues a read that runs after every `setState` queued before it. See ``setState(_:)``.
     public func withState(_ body: @escaping @Sendable (State) -> Void) {
-        storage.stateQueue.enqueue(read: body, on: storage)
+        storage.stateQueue.enqueue(read: body)
     }
 
     /// The state once every `setState` queued before this call has run: an awaitable

@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 
 /// Reactive state with keypath-level change detection: `@Store var state: State`.
 ///

@@ -1,5 +1,6 @@
 @testable import ComposeRefs
 import ComposeEmitters
+import ComposeMachinery
 import ComposeStore
 import ComposeTestSupport
 import Dispatch

@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 import ComposeStore
 import ComposeTestSupport
 import Testing

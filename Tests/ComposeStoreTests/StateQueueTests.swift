@@ -1,5 +1,6 @@
 import ComposeEmitters
 @_spi(Testing) import ComposeStore
+import ComposeMachinery
 import ComposeTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 
 /// A value guarded by a lock, for the tests' own doubles and bookkeeping.
 public final class LockedBox<Value>: @unchecked Sendable {  // The value is only touched under the lock.

@@ -3,6 +3,7 @@
 
 @_exported public import ComposeTesting
 import ComposeEmitters
+import ComposeMachinery
 
 /// Collects what handlers receive, from any thread.
 public final class Recorder<Value: Sendable>: Sendable {

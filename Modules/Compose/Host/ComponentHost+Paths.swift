@@ -1,3 +1,4 @@
+import ComposeMachinery
 import ComposeRouting
 
 extension ComponentHost {

@@ -1,5 +1,6 @@
 @_spi(Reflection) import Swift
 import ComposeEmitters
+import ComposeMachinery
 import ComposeRouting
 import ComposeStore
 

@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 import ComposeRouting
 import Foundation
 
@@ -35,17 +36,16 @@ final class HostCore: RouteResolving, @unchecked Sendable {  // Mutable state un
     let label: String
     let automaticVisibility: Bool
     let tree = LockedState(Tree())
-    private let events = EmitterCore<Event>.relay()
-    private var registration: EmitterSubscription?
+    private let events = Relay<Event>()
 
     init(label: String, automaticVisibility: Bool) {
         self.label = label
         self.automaticVisibility = automaticVisibility
-        registration = events.register { [weak self] event in self?.process(event) }
+        events.start { [weak self] event in self?.process(event) }
     }
 
     deinit {
-        registration?.cancel()
+        events.stop()
     }
 
     // MARK: Events
@@ -207,7 +207,7 @@ final class HostCore: RouteResolving, @unchecked Sendable {  // Mutable state un
     /// Reports a subscription from `node`'s observers to an emitter or store of a component
     /// outside `node`'s subtree.
     private func auditor(for node: ComponentNode) -> RegistrationAudit.Auditor {
-        RegistrationAudit.Auditor { [weak self, weak node] identity in
+        RegistrationAudit.Auditor { [weak self, weak node] (identity: ObjectIdentifier) in
             guard let self, let node, let owner = self.tree.withLock({ $0.owners[identity] }), !owner.isWithin(node) else {
                 return
             }

@@ -1,5 +1,5 @@
 import ComposeEmitters
-import Foundation
+import ComposeMachinery
 
 /// The app's services, keyed by type: extend it with a property per service (see
 /// ``Service``), and read them as `services.user` in components.
@@ -201,7 +201,7 @@ enum ServiceCreation {
         var stacks: [UInt: [Key]] = [:]
     }
 
-    private static let condition = NSCondition()
+    private static let condition = ConditionLock()
     nonisolated(unsafe) private static var state = State()  // Under `condition`.
 
     static func service<S: Service>(_: S.Type, in storage: ServiceStorage) -> S {

@@ -1,5 +1,6 @@
 #if canImport(Combine)
 import Combine
+import ComposeMachinery
 
 extension Emitters {
     /// Sends a Combine publisher's output as `Result` values. Returned by `Publisher.emitter()`.

@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 /// An emitter fed by a task: the task starts with the first subscription and is cancelled when
 /// the last subscription is cancelled, or on ``stop()``. It never restarts.
 ///

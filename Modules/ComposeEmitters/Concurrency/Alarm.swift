@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 /// A one-shot timer on an injected clock, owned by one subscription of a time-based operator.
 ///
 /// At most one wake-up is pending: scheduling another replaces it. Once cancelled, the alarm

@@ -1,50 +1,40 @@
+import ComposeMachinery
 import DequeModule
 import Synchronization
 
-/// The registry of handlers and the serial delivery loop behind every emitter.
+/// The registry of handlers and the serial delivery behind every emitter.
 ///
 /// ## Delivery
-/// Values are delivered one at a time, to the handlers in subscription order, on the thread that
-/// called `send`. If the core is already delivering (a handler sent again on the same emitter,
-/// or another thread is in the middle of a send), the value is queued and the thread that is
-/// delivering delivers it, in send order, before its own `send` returns (or, if that thread
-/// finished in the very moment the value was queued, the sender delivers it itself). Two
-/// consequences that every operator relies on:
+/// Values are delivered one at a time, to the handlers in subscription order, by the protocol of
+/// ``DeliveryStateMachine``: the thread that sends while nobody delivers delivers at once, on its
+/// own stack; a value sent while somebody delivers (another thread, or a handler sending again)
+/// is queued, and the thread delivering delivers it, in send order, before its own `send`
+/// returns. Two consequences that every operator relies on:
 /// - a handler is never called concurrently with itself, nor with any other handler of the same
 ///   emitter, and every handler sees the values in the same order;
-/// - no thread ever waits for another: a reentrant or concurrent send cannot deadlock.
+/// - no thread ever waits for a delivery: a reentrant or concurrent send cannot deadlock.
 ///
 /// ## Registry
 /// Entries live in a contiguous array, in subscription order. Cancelling leaves a tombstone
 /// (amortized O(1)); the array is compacted once tombstones outnumber live entries. A delivery
-/// iterates a snapshot of the array (a retain, no copy), so subscribing or cancelling during a
-/// delivery copies the array once and leaves the delivery undisturbed.
-///
-/// ## Publication
-/// A delivery reads its snapshot without the lock, so the array's buffer must not be written or
-/// freed by another thread until that delivery is over, and the proof must not rest on reference
-/// counts alone: a registry that writes "in place" because it finds the buffer uniquely
-/// referenced, just after a delivering thread released its snapshot, has no happens-before edge
-/// with that thread's reads (the runtime's reference counting is invisible to ThreadSanitizer, and
-/// on weakly ordered hardware a plain uniqueness check is no acquire). So:
-/// - taking a snapshot marks the buffer *published*;
-/// - the owner of the delivery role releases its snapshot before it gives the role up (a
-///   sequentially consistent store, which is a release);
-/// - a registration or cancellation that finds the buffer published looks at the role with an
-///   acquiring load. If nobody holds it, every reader's accesses happened before this point and
-///   the buffer may be written in place. If somebody does, it copies the entries to a fresh
-///   buffer and *retires* the published one, keeping it alive, instead of writing or freeing it;
-/// - retired buffers are freed only by a thread ordered after every reader, and promptly (their
-///   handlers may hold what holds the emitter): the owner of the role when it gives it up and
-///   nobody has taken it since (checked under the lock), the next owner, or a registration made
-///   while nobody holds it.
+/// iterates a snapshot of the array (a retain, no copy), taken under the word's lock; a
+/// subscription or cancellation during a delivery finds the buffer shared and copies it, so the
+/// delivery is undisturbed. The snapshot is released before the role is given up, and the next
+/// writer takes the lock after that, so its in-place writes happen after every read of the
+/// delivery (the word's release and acquire order them, visibly to ThreadSanitizer).
 ///
 /// ## Cancellation during a delivery
 /// `cancellations` counts cancellations. The delivery loop compares it with the count it saw
 /// when it took its snapshot and only looks at an entry's token when they differ, so the common
 /// case costs one load per handler from a cache line the loop already holds.
+///
+/// ## Locks
+/// The bookkeeping (handlers, queue, last values) is guarded by the lock bit of the delivery
+/// word, held for a few instructions and never while user code runs: handlers are called after
+/// it is released, and values and closures it replaces are released after it too (a deinit is
+/// user code).
 @usableFromInline
-package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
+package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `books` under the word's lock.
     @usableFromInline
     package typealias Token = EmitterToken
 
@@ -61,7 +51,7 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     }
 
     @usableFromInline
-    struct State {
+    struct Books {
         @usableFromInline var entries: ContiguousArray<Entry?> = []
         @usableFromInline var tombstones = 0
         /// Values sent while a delivery was in progress, in send order.
@@ -74,32 +64,20 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         /// The value whose delivery started most recently: the "current" value a new subscriber
         /// is owed, and the "previous" value of `~+=`.
         @usableFromInline var lastDelivered: Value?
-        /// Whether a delivery has taken a snapshot of `entries` since the array was last made
-        /// safe to write (see "Publication").
-        @usableFromInline var published = false
-        /// Published buffers replaced while a delivery might still read them; freed by a thread
-        /// ordered after every reader (see "Publication").
-        @usableFromInline var retired: ContiguousArray<ContiguousArray<Entry?>> = []
 
         @inlinable
         init() {}
     }
 
-    @usableFromInline let state = LockedState<State>(State())
+    @usableFromInline let word = DeliveryWord()
+    @exclusivity(unchecked) @usableFromInline var books = Books()
     /// Incremented (under the lock) after a token is marked cancelled.
     @usableFromInline let cancellations = Atomic<UInt>(0)
-    /// Whether a thread owns the delivery role. Set under the lock; cleared by its owner alone,
-    /// without the lock (see "Sending").
-    @usableFromInline let delivering = Atomic<Bool>(false)
-    /// The number of values in `State.queue` and `State.replays`. Changed under the lock only.
-    @usableFromInline let backlog = Atomic<Int>(0)
-    /// Whether `State.retired` holds buffers. Set under the lock; see "Publication".
-    @usableFromInline let hasRetired = Atomic<Bool>(false)
     /// The number of live handlers, readable without the lock.
     @usableFromInline let live = Atomic<Int>(0)
     /// Shown in the event log.
     @usableFromInline let label: String?
-    /// Whether the core keeps `lastSent` and `lastDelivered` (value emitters do, relays don't).
+    /// Whether the core keeps `lastSent` and `lastDelivered` (value emitters do).
     @usableFromInline let remembersValues: Bool
     /// Whether sends are recorded in the event log while it is enabled.
     @usableFromInline let isLogged: Bool
@@ -115,15 +93,6 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     }
 
     // MARK: Sending
-    //
-    // One thread at a time owns the delivery role (`delivering`). It is claimed under the lock,
-    // and only when nothing is queued, so values leave in the order they were sent. The owner
-    // gives it up without the lock: it clears `delivering`, then looks at `backlog`. A sender that
-    // queued a value does the opposite: it bumps `backlog` under the lock, then looks at
-    // `delivering`. Both steps are sequentially consistent, so at least one of the two sees the
-    // other, and whoever does takes the role back (under the lock, so only one can) and delivers
-    // the backlog. A send that finds nothing queued therefore costs one lock round trip and one
-    // atomic store, and a queued value is never stranded.
 
     /// Delivers `value` to every handler, or queues it if a delivery is in progress.
     ///
@@ -133,99 +102,38 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         if logSwitch.isOn, isLogged {
             EventLog.record(.send, source: logSource, payload: value)
         }
-        // The snapshot lives in this scope only: it is released before `finishDelivering` gives
-        // the role up (see "Publication"). The values it replaces as the last sent and last
-        // delivered are released after the lock too: a release can run a deinit, which is user
-        // code and may read this emitter.
+        // The values this send replaces as the last sent and the last delivered are released
+        // after the lock: a release can run a deinit, which is user code and may read this
+        // emitter. The snapshot lives in the inner scope only: it is released before `finish`
+        // gives the role up.
         var replacedSent: Value?
         var replacedDelivered: Value?
-        do {
-            let start: (ContiguousArray<Entry?>, UInt, ContiguousArray<ContiguousArray<Entry?>>)? = state.withLock { state in
-                if remembersValues {
-                    replacedSent = value
-                    swap(&state.lastSent, &replacedSent)
-                }
-                // `backlog` only changes under the lock, so a relaxed load is exact here.
-                if delivering.load(ordering: .acquiring) || backlog.load(ordering: .relaxed) > 0 {
-                    state.queue.append(value)
-                    backlog.add(1, ordering: .sequentiallyConsistent)
-                    return nil
-                }
-                delivering.store(true, ordering: .relaxed)
+        let (state, action) = word.apply(DeliveryStateMachine.send)
+        if remembersValues {
+            replacedSent = value
+            swap(&books.lastSent, &replacedSent)
+        }
+        if action == .deliverNow {
+            do {
                 if remembersValues {
                     replacedDelivered = value
-                    swap(&state.lastDelivered, &replacedDelivered)
+                    swap(&books.lastDelivered, &replacedDelivered)
                 }
-                return (publishEntries(&state), cancellations.load(ordering: .relaxed), takeRetired(&state))
-            }
-            guard let (entries, epoch, retired) = start else {
-                // Queued. If the owner left before it could see the value, deliver it ourselves.
+                let entries = books.entries
+                let epoch = cancellations.load(ordering: .relaxed)
+                word.store(DeliveryStateMachine.startedDelivering(state))
                 replacedSent = nil
-                if !delivering.load(ordering: .sequentiallyConsistent) { resume() }
-                return
+                replacedDelivered = nil
+                deliver(value, to: entries, epoch: epoch)
             }
-            _ = retired  // freed here, by the owner of the role, outside the lock
-            replacedSent = nil
-            replacedDelivered = nil
-            deliver(value, to: entries, epoch: epoch)
+            finish()
+            return
         }
-        finishDelivering()
-    }
-
-    /// The entries, for a delivery about to read them without the lock. Called under the lock
-    /// by the owner of the delivery role.
-    @inlinable
-    func publishEntries(_ state: inout State) -> ContiguousArray<Entry?> {
-        state.published = true
-        return state.entries
-    }
-
-    /// Takes the retired buffers, for the caller to release after unlocking. Only a thread
-    /// ordered after every delivery may call it: the owner of the delivery role, or anyone who
-    /// saw the role free with an acquiring load while holding the lock.
-    @inlinable
-    func takeRetired(_ state: inout State) -> ContiguousArray<ContiguousArray<Entry?>> {
-        guard !state.retired.isEmpty else { return [] }
-        var retired: ContiguousArray<ContiguousArray<Entry?>> = []
-        swap(&retired, &state.retired)
-        hasRetired.store(false, ordering: .relaxed)
-        return retired
-    }
-
-    /// Makes `state.entries` safe to write in place. Called under the lock before every change
-    /// of the array.
-    ///
-    /// - Returns: Retired buffers, for the caller to release after unlocking.
-    @inlinable
-    func prepareEntriesForWriting(_ state: inout State) -> ContiguousArray<ContiguousArray<Entry?>> {
-        guard state.published else { return [] }
-        state.published = false
-        guard delivering.load(ordering: .acquiring) else {
-            // Nobody delivers: every read of any buffer happened before the owner gave the role up.
-            return takeRetired(&state)
-        }
-        // A delivery may be reading the buffer right now: leave it alone, and alive.
-        var fresh = ContiguousArray<Entry?>()
-        fresh.reserveCapacity(state.entries.count + 1)
-        fresh.append(contentsOf: state.entries)
-        swap(&fresh, &state.entries)
-        state.retired.append(fresh)
-        // The retired handlers must not outlive the delivery (they may hold what holds this
-        // emitter). Either the owner, giving up the role, sees this flag and frees them, or we
-        // see the role given up: both sides store, then load, sequentially consistent.
-        hasRetired.store(true, ordering: .sequentiallyConsistent)
-        if !delivering.load(ordering: .sequentiallyConsistent) { return takeRetired(&state) }
-        return []
-    }
-
-    /// Frees the retired buffers unless somebody took the delivery role since its owner gave it
-    /// up (then that owner frees them). Called by a former owner, right after giving the role up.
-    @inlinable
-    func releaseRetiredIfIdle() {
-        let retired = state.withLock { state in
-            delivering.load(ordering: .acquiring) ? [] : takeRetired(&state)
-        }
-        _ = retired  // released here, outside the lock
+        books.queue.append(value)
+        let (next, then) = DeliveryStateMachine.enqueued(state)
+        word.store(next)
+        replacedSent = nil
+        if then == .drain { finish() }
     }
 
     /// Calls every live handler of `entries` with `value`. No lock is held.
@@ -250,24 +158,18 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         case replay(Value, @Sendable (Value) -> Void)
     }
 
-    /// Called by the owner of the delivery role when it has nothing in hand: delivers the backlog,
-    /// then gives up the role.
+    /// Called by the holder of the delivery role when it has nothing in hand: delivers the
+    /// backlog, then gives the role up.
     @inlinable
-    func finishDelivering() {
+    func finish() {
         while true {
-            if backlog.load(ordering: .sequentiallyConsistent) == 0 {
-                delivering.store(false, ordering: .sequentiallyConsistent)
-                if hasRetired.load(ordering: .sequentiallyConsistent) { releaseRetiredIfIdle() }
-                // A value queued before the store was seen by nobody yet: take the role back.
-                guard backlog.load(ordering: .sequentiallyConsistent) > 0, claim() else { return }
-            }
+            let (state, action) = word.apply(DeliveryStateMachine.finish)
+            guard action == .takeNext else { return }
             // `next` (and the snapshot in it) is released at the end of each turn, before the
-            // role is given up at the top of the next (see "Publication").
+            // role is given up at the top of the next.
             var replaced: Value?
-            let (next, retired): (Next?, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
-                (nextDelivery(&state, replacing: &replaced), takeRetired(&state))
-            }
-            _ = retired
+            let next = nextDelivery(replacing: &replaced)
+            word.store(DeliveryStateMachine.tookNext(state, queueIsEmpty: books.queue.isEmpty && books.replays.isEmpty))
             replaced = nil  // released outside the lock (a deinit is user code)
             switch next {
             case .broadcast(let value, let entries, let epoch)?:
@@ -280,63 +182,45 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Takes the next queued delivery. Called under the lock by the owner of the delivery role.
+    /// Takes the next queued delivery. Called under the lock by the holder of the role.
     ///
     /// - Parameter replaced: Receives the value this delivery replaces as the last delivered,
     ///   for the caller to release after unlocking.
     @inlinable
-    func nextDelivery(_ state: inout State, replacing replaced: inout Value?) -> Next? {
+    func nextDelivery(replacing replaced: inout Value?) -> Next? {
         // `isEmpty` first: popping is a mutation, which checks the deque's uniqueness.
-        while !state.replays.isEmpty {
-            let (value, token) = state.replays.removeFirst()
-            backlog.subtract(1, ordering: .sequentiallyConsistent)
+        while !books.replays.isEmpty {
+            let (value, token) = books.replays.removeFirst()
             // The token may have been cancelled since it was queued.
-            guard !token.isCancelled, let entry = state.entries[token.index] else { continue }
+            guard !token.isCancelled, let entry = books.entries[token.index] else { continue }
             return .replay(value, entry.handler)
         }
-        guard !state.queue.isEmpty else { return nil }
-        let value = state.queue.removeFirst()
-        backlog.subtract(1, ordering: .sequentiallyConsistent)
+        guard !books.queue.isEmpty else { return nil }
+        let value = books.queue.removeFirst()
         if remembersValues {
             replaced = value
-            swap(&state.lastDelivered, &replaced)
+            swap(&books.lastDelivered, &replaced)
         }
-        return .broadcast(value, publishEntries(&state), epoch: cancellations.load(ordering: .relaxed))
-    }
-
-    /// Takes the delivery role if nobody holds it and something is queued.
-    @inlinable
-    func claim() -> Bool {
-        state.withLock { _ in
-            guard !delivering.load(ordering: .acquiring), backlog.load(ordering: .relaxed) > 0 else { return false }
-            delivering.store(true, ordering: .relaxed)
-            return true
-        }
-    }
-
-    /// Delivers a backlog that its sender found unowned.
-    @inlinable
-    func resume() {
-        if claim() { finishDelivering() }
+        return .broadcast(value, books.entries, epoch: cancellations.load(ordering: .relaxed))
     }
 
     /// Queues `value` without delivering it.
     ///
     /// For a caller that must deliver values in the order its own lock assigns them (a store
     /// notifies in commit order): call this under that lock, then ``deliverBacklog()`` after
-    /// releasing it. Nesting is safe: this lock is never held while taking another.
+    /// releasing it. Never calls a handler, so it is safe under any lock.
     @inlinable
     package func enqueue(_ value: Value) {
-        state.withLock { state in
-            state.queue.append(value)
-            backlog.add(1, ordering: .sequentiallyConsistent)
-        }
+        let (state, _) = word.apply(DeliveryStateMachine.lock)
+        books.queue.append(value)
+        word.store(DeliveryStateMachine.enqueuedForLater(state))
     }
 
     /// Delivers what ``enqueue(_:)`` queued, unless another thread is delivering (then it will).
     @inlinable
     package func deliverBacklog() {
-        if !delivering.load(ordering: .sequentiallyConsistent) { resume() }
+        let (_, action) = word.apply(DeliveryStateMachine.claim)
+        if action == .drain { finish() }
     }
 
     /// Whether any handler is registered; a relaxed read, without the lock.
@@ -367,29 +251,24 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         let token = Token(core: self) { core, token in
             unsafeDowncast(core, to: EmitterCore<Value>.self).remove(token)
         }
-        // Retired buffers are released after the lock is dropped.
-        let (replay, retired): (Value?, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
-            let retired = prepareEntriesForWriting(&state)
-            token.index = state.entries.count
-            state.entries.append(Entry(handler: handler, token: token))
-            live.add(1, ordering: .relaxed)
-            whileRegistering?(state.lastDelivered)
-            guard replayCurrent, let current = state.lastDelivered else { return (nil, retired) }
-            if delivering.load(ordering: .acquiring) || backlog.load(ordering: .relaxed) > 0 {
-                // Owed before anything queued: the current value is older than the backlog.
-                state.replays.append((current, token))
-                backlog.add(1, ordering: .sequentiallyConsistent)
-                return (nil, retired)
-            }
-            delivering.store(true, ordering: .relaxed)
-            return (current, retired)
+        let (state, _) = word.apply(DeliveryStateMachine.lock)
+        token.index = books.entries.count
+        books.entries.append(Entry(handler: handler, token: token))
+        live.add(1, ordering: .relaxed)
+        whileRegistering?(books.lastDelivered)
+        guard replayCurrent, let current = books.lastDelivered else {
+            word.store(state.without(.locked))
+            return token
         }
-        _ = retired
-        if let replay {
-            handler(replay)
-            finishDelivering()
-        } else if replayCurrent, !delivering.load(ordering: .sequentiallyConsistent) {
-            resume()
+        let (next, action) = DeliveryStateMachine.replay(state)
+        if action == .deliverNow {
+            word.store(next.without(.locked))
+            handler(current)
+            finish()
+        } else {
+            // Owed before anything queued: the current value is older than the backlog.
+            books.replays.append((current, token))
+            word.store(next.without(.locked))
         }
         return token
     }
@@ -401,49 +280,59 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     func remove(_ token: Token) {
         // The removed handler (and, after compaction, the old array) is released after the lock
         // is dropped: releasing a closure can run a deinit, which is user code.
-        let released: (Entry?, ContiguousArray<Entry?>?, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
-            let index = token.index
-            guard index < state.entries.count, let entry = state.entries[index], entry.token === token else {
-                return (nil, nil, [])
-            }
-            let retired = prepareEntriesForWriting(&state)
-            state.entries[index] = nil
-            state.tombstones += 1
+        var removed: Entry?
+        var compacted: ContiguousArray<Entry?>?
+        let (state, _) = word.apply(DeliveryStateMachine.lock)
+        let index = token.index
+        if index < books.entries.count, let entry = books.entries[index], entry.token === token {
+            removed = entry
+            books.entries[index] = nil
+            books.tombstones += 1
             live.subtract(1, ordering: .relaxed)
             cancellations.add(1, ordering: .releasing)
-            guard state.tombstones > 16, state.tombstones * 2 > state.entries.count else {
-                return (entry, nil, retired)
+            if books.tombstones > 16, books.tombstones * 2 > books.entries.count {
+                compacted = Self.compact(&books)
             }
-            return (entry, Self.compact(&state), retired)
         }
-        _ = released
+        word.store(state.without(.locked))
+        _ = removed
+        _ = compacted
     }
 
     /// Drops the tombstones, keeping order, and renumbers the tokens.
     ///
     /// - Returns: The old array, to be released by the caller after unlocking.
     @inlinable
-    static func compact(_ state: inout State) -> ContiguousArray<Entry?> {
+    static func compact(_ books: inout Books) -> ContiguousArray<Entry?> {
         var live = ContiguousArray<Entry?>()
-        live.reserveCapacity(state.entries.count - state.tombstones)
-        for case let entry? in state.entries {
+        live.reserveCapacity(books.entries.count - books.tombstones)
+        for case let entry? in books.entries {
             entry.token.index = live.count
             live.append(entry)
         }
-        state.tombstones = 0
-        swap(&live, &state.entries)
+        books.tombstones = 0
+        swap(&live, &books.entries)
         return live
     }
 
     // MARK: Inspection
 
+    /// Runs `body` on the bookkeeping, under the lock. `body` must not call user code.
+    @inlinable
+    func inspect<Result>(_ body: (Books) -> Result) -> Result {
+        let (state, _) = word.apply(DeliveryStateMachine.lock)
+        let result = body(books)
+        word.store(state.without(.locked))
+        return result
+    }
+
     /// The number of live handlers.
     package var subscriberCount: Int {
-        state.withLock { $0.entries.count - $0.tombstones }
+        inspect { $0.entries.count - $0.tombstones }
     }
 
     var lastSent: Value? {
-        state.withLock { $0.lastSent }
+        inspect { $0.lastSent }
     }
 
     /// How this core is named in the event log.

@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 /// Holds one subscription that an operator may replace or cancel from another thread.
 ///
 /// `flatMap` keeps its newest inner subscription here; `once` and `dropUntil` keep the

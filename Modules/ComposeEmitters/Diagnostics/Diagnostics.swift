@@ -1,10 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import ComposeMachinery
 
 /// Where ``Diagnostic``s go.
 ///
@@ -22,18 +16,9 @@ import Musl
 ///
 /// `ComposeTesting` installs a handler that turns diagnostics into test failures.
 public enum Diagnostics {
-    /// A handler, boxed: Swift 6.3.1 release builds crash pushing a task-local value that is an
-    /// optional closure.
-    final class Handler: Sendable {
-        let handle: @Sendable (Diagnostic) -> Void
-
-        init(_ handle: @escaping @Sendable (Diagnostic) -> Void) {
-            self.handle = handle
-        }
-    }
-
+    /// The handler, in a `Box` (see why there).
     @TaskLocal
-    static var handler: Handler?
+    static var handler: Box<@Sendable (Diagnostic) -> Void>?
 
     /// Runs `operation` with `handler` receiving the diagnostics reported in it (and in the
     /// tasks it starts). A task-local scope: tests running in parallel do not see each other's
@@ -44,7 +29,7 @@ public enum Diagnostics {
         _ handler: @escaping @Sendable (Diagnostic) -> Void,
         operation: () throws -> Result
     ) rethrows -> Result {
-        try $handler.withValue(Handler(handler), operation: operation)
+        try $handler.withValue(Box(handler), operation: operation)
     }
 
     /// Runs the asynchronous `operation` with `handler` receiving its diagnostics.
@@ -53,7 +38,7 @@ public enum Diagnostics {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> Result
     ) async rethrows -> Result {
-        try await $handler.withValue(Handler(handler), operation: operation, isolation: isolation)
+        try await $handler.withValue(Box(handler), operation: operation, isolation: isolation)
     }
 
     /// Whether a handler receives this task's diagnostics.
@@ -66,7 +51,7 @@ public enum Diagnostics {
     public static func report(_ diagnostic: Diagnostic) {
         EventLog.record(.diagnostic, source: diagnostic.domain, payload: diagnostic.message)
         if let handler {
-            handler.handle(diagnostic)
+            handler.value(diagnostic)
             return
         }
         #if DEBUG

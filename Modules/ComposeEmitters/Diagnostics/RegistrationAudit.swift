@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 /// A hook that sees which emitters and stores are subscribed to, for the component host's
 /// check that a component observes only its own emitters and its descendants'.
 ///
@@ -6,16 +8,10 @@
 /// builds pay nothing.
 @usableFromInline
 package enum RegistrationAudit {
-    /// An auditor, boxed: Swift 6.3.1 release builds crash pushing a task-local value that is
-    /// an optional closure.
-    package final class Auditor: Sendable {
-        let audit: @Sendable (ObjectIdentifier) -> Void
+    /// What the host calls with the identity of each object subscribed to.
+    package typealias Auditor = Box<@Sendable (ObjectIdentifier) -> Void>
 
-        package init(_ audit: @escaping @Sendable (ObjectIdentifier) -> Void) {
-            self.audit = audit
-        }
-    }
-
+    /// The auditor, in a `Box` (see why there).
     @TaskLocal
     package static var auditor: Auditor?
 
@@ -23,7 +19,7 @@ package enum RegistrationAudit {
     @usableFromInline
     package static func check(_ object: AnyObject) {
         #if DEBUG
-        if let auditor { auditor.audit(ObjectIdentifier(object)) }
+        if let auditor { auditor.value(ObjectIdentifier(object)) }
         #endif
     }
 }

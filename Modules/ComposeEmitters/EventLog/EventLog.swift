@@ -1,3 +1,4 @@
+import ComposeMachinery
 import Synchronization  // Atomic (the switch)
 
 /// An opt-in log of every discrete event: sends, and (from other Compose modules) store

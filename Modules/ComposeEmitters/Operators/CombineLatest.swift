@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 extension Emitters {
     /// Sends the latest values of two emitters whenever either sends. Returned by
     /// ``Emitter/combineLatest(_:)``.
@@ -13,7 +15,7 @@ extension Emitters {
         let second: Second
 
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
-            let relay = EmitterCore<Event>.relay()
+            let relay = Relay<Event>()
             let latest = HandlerState<(First.Value?, Second.Value?)>((nil, nil))
             let downstream = relay.register { event in
                 switch event {

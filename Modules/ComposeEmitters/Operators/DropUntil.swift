@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 extension Emitters {
     /// Drops values until another emitter sends. Returned by ``Emitter/dropUntil(emitter:)``.
     public struct DropUntil<Upstream: Emitter, Trigger: Emitter>: Emitter {
@@ -12,7 +14,7 @@ extension Emitters {
         let trigger: Trigger
 
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
-            let relay = EmitterCore<Event>.relay()
+            let relay = Relay<Event>()
             let trigger = SubscriptionSlot()
             let isOpen = HandlerState(false)
             let downstream = relay.register { event in

@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 extension Emitters {
     /// Subscribes to the emitter made from each upstream value, dropping the previous one.
     /// Returned by ``Emitter/flatMap(_:)-3xs8k``.
@@ -13,7 +15,7 @@ extension Emitters {
         let transform: @Sendable (Upstream.Value) -> Inner
 
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
-            let relay = EmitterCore<Event>.relay()
+            let relay = Relay<Event>()
             let current = SubscriptionSlot()
             let generation = HandlerState<UInt64>(0)
             let transform = self.transform

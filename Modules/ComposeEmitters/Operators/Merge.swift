@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 extension Emitters {
     /// Sends the values of two emitters as one stream. Returned by `+` and
     /// ``Emitter/merge(with:)``.
@@ -10,7 +12,7 @@ extension Emitters {
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
             // The relay keeps the promise that `handler` never runs concurrently with itself,
             // even when the two sources send from different threads.
-            let relay = EmitterCore<Value>.relay()
+            let relay = Relay<Value>()
             let downstream = relay.register(handler)
             let first = self.first.register { relay.send($0) }
             let second = self.second.register { relay.send($0) }

@@ -1,3 +1,4 @@
+import ComposeMachinery
 import DequeModule
 
 extension Emitters {
@@ -14,7 +15,7 @@ extension Emitters {
         let second: Second
 
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
-            let relay = EmitterCore<Event>.relay()
+            let relay = Relay<Event>()
             let waiting = HandlerState<(Deque<First.Value>, Deque<Second.Value>)>(([], []))
             let downstream = relay.register { event in
                 switch event {

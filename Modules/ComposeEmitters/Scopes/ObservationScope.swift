@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 /// Owns the subscriptions made while it is current, and cancels them all when it ends.
 ///
 /// A component host evaluates each component's `observers` inside the component's scope; when

@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 /// A clock of any kind, behind one type: what components, time-based operators and autosave
 /// read time from when they are not given a clock.
 ///

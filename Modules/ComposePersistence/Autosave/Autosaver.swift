@@ -1,11 +1,5 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import ComposeEmitters
+import ComposeMachinery
 import Dispatch
 
 /// What ``Persistence`` asks of an autosaver.
@@ -25,7 +19,11 @@ protocol Autosaving: AnyObject, Sendable {
 }
 
 /// Runs ``AutosaveStateMachine`` on a store's changes, with an alarm on an injected clock, and
-/// performs the saves on a serial background queue.
+/// performs the saves in the background, one at a time, in order.
+///
+/// Two relays: `decisions` runs the state machine on the thread that changed the store (a few
+/// instructions), and `saves` writes on a background dispatch queue, so no store write waits
+/// for the disk.
 final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duration == Duration {
     enum Event: Sendable {
         case changed
@@ -38,18 +36,16 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
         case storeEnded(saveAgain: Bool)
     }
 
-    private let relay = EmitterCore<Event>.relay()
+    private let decisions = Relay<Event>()
+    private let saves = Relay<@Sendable () -> Void>(running: .scheduled { work in
+        DispatchQueue.global(qos: .utility).async(execute: work)
+    })
     private let alarm: Alarm<C>
-    private let queue = DispatchQueue(label: "compose.persistence.autosave")
-    /// Marks `queue`, so that work asked for from a save's own error handler runs at once
-    /// instead of waiting for itself.
-    private static var queueKey: DispatchSpecificKey<ObjectIdentifier> { autosaveQueueKey }
     private let save: @Sendable () throws(PersistenceError) -> Void
     private let errors: @Sendable (PersistenceError) -> Void
     private let machine: HandlerState<AutosaveStateMachine<C.Instant>>
-    /// The first error of the saves since the last flush. Touched only on `queue`.
+    /// The first error of the saves since the last flush. Touched only by `saves`' handler.
     private var failure: PersistenceError?
-    private var registration: EmitterSubscription?
 
     init(
         window: Duration,
@@ -61,30 +57,30 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
         self.save = save
         self.errors = errors
         self.machine = HandlerState(AutosaveStateMachine(window: window))
-        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
-        registration = relay.register { [weak self] event in self?.handle(event) }
+        decisions.start { [weak self] event in self?.handle(event) }
+        saves.start { work in work() }
         AutosaveRegistry.add(self)
     }
 
     deinit {
         alarm.cancel()
-        registration?.cancel()
+        decisions.stop()
     }
 
     func changed() {
-        relay.send(.changed)
+        decisions.send(.changed)
     }
 
     func flush() async throws(PersistenceError) {
         let failure: PersistenceError? = await withCheckedContinuation { continuation in
-            relay.send(.flush { continuation.resume(returning: $0) })
+            decisions.send(.flush { continuation.resume(returning: $0) })
         }
         if let failure { throw failure }
     }
 
     func flushAndWait(timeout: Duration) {
         let done = DispatchSemaphore(value: 0)
-        relay.send(.flush { _ in done.signal() })
+        decisions.send(.flush { _ in done.signal() })
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         _ = done.wait(timeout: .now() + seconds)
     }
@@ -101,13 +97,13 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
             }
             result.withLock { $0 = outcome }
         }
-        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) {
-            // Called from a save's error handler, on the queue: nothing queued can run before us.
-            relay.send(.purge({}))
+        if saves.isHandlingOnCurrentThread {
+            // Called from a save's error handler: nothing queued can run before us.
+            decisions.send(.purge({}))
             run()
         } else {
             let done = DispatchSemaphore(value: 0)
-            relay.send(.purge {
+            decisions.send(.purge {
                 run()
                 done.signal()
             })
@@ -117,7 +113,7 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
     }
 
     func storeEnded(saveAgain: Bool) {
-        relay.send(.storeEnded(saveAgain: saveAgain))
+        decisions.send(.storeEnded(saveAgain: saveAgain))
     }
 
     /// Runs on the relay: one event at a time.
@@ -127,7 +123,7 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
         case .purge(let work):
             machine.value.cancelPending()
             alarm.cancelPending()
-            queue.async(execute: work)
+            saves.send(work)
             return
         case .storeEnded(let saveAgain):
             // No change can come any more: save what is pending now rather than at the end of
@@ -145,7 +141,7 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
             action = machine.value.windowClosed(end)
         case .flush(let done):
             if case .save = machine.value.flush() { enqueueSave() }
-            queue.async {
+            saves.send {
                 let failure = self.failure
                 self.failure = nil
                 done(failure)
@@ -159,12 +155,12 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
             enqueueSave()
         case .saveAndWait(let end):
             enqueueSave()
-            alarm.schedule(at: end) { [weak self] in self?.relay.send(.windowClosed(end)) }
+            alarm.schedule(at: end) { [weak self] in self?.decisions.send(.windowClosed(end)) }
         }
     }
 
     private func enqueueSave() {
-        queue.async {
+        saves.send {
             do throws(PersistenceError) {
                 try self.save()
             } catch {
@@ -175,23 +171,21 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
     }
 }
 
-/// Marks each autosaver's queue (see ``Autosaver``).
-private let autosaveQueueKey = DispatchSpecificKey<ObjectIdentifier>()
-
 /// The live autosavers, flushed when the process exits normally, so a change made just before
 /// `exit` (or the end of `main`) is not lost; and by world (see `ComposeWorld`), so that
 /// ComposeTesting's sandbox can wait for its own before it removes its directory.
 package enum AutosaveRegistry {
-    private final class Weak: @unchecked Sendable {
-        weak var saver: (any Autosaving)?
+    /// A live autosaver, held weakly, and the world it was made in.
+    private struct Entry {
+        let saver: WeakBox<AnyObject>
         let world: ObjectIdentifier
-        init(_ saver: any Autosaving, world: ObjectIdentifier) {
-            self.saver = saver
-            self.world = world
+
+        var live: (any Autosaving)? {
+            saver.object as? any Autosaving
         }
     }
 
-    private static let savers = LockedState<[ObjectIdentifier: Weak]>([:])
+    private static let savers = LockedState<[ObjectIdentifier: Entry]>([:])
 
     private static let exitHandler: Void = {
         atexit { AutosaveRegistry.flushAll() }
@@ -201,14 +195,14 @@ package enum AutosaveRegistry {
         _ = exitHandler
         let world = ObjectIdentifier(ComposeWorld.current)
         savers.withLock { savers in
-            savers = savers.filter { $0.value.saver != nil }
-            savers[ObjectIdentifier(saver)] = Weak(saver, world: world)
+            savers = savers.filter { $0.value.saver.object != nil }
+            savers[ObjectIdentifier(saver)] = Entry(saver: WeakBox(saver), world: world)
         }
     }
 
     /// Flushes every live autosaver, waiting up to five seconds for each.
     static func flushAll() {
-        let live = savers.withLock { $0.values.compactMap(\.saver) }
+        let live = savers.withLock { $0.values.compactMap(\.live) }
         for saver in live { saver.flushAndWait(timeout: .seconds(5)) }
     }
 
@@ -216,7 +210,7 @@ package enum AutosaveRegistry {
     /// a store ends still runs), waiting up to five seconds for each.
     package static func flushAll(in world: ComposeWorld) {
         let identity = ObjectIdentifier(world)
-        let live = savers.withLock { $0.values.filter { $0.world == identity }.compactMap(\.saver) }
+        let live = savers.withLock { $0.values.filter { $0.world == identity }.compactMap(\.live) }
         for saver in live { saver.flushAndWait(timeout: .seconds(5)) }
     }
 }

@@ -1,10 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import ComposeMachinery
 import Foundation
 
 /// Atomic, durable file operations on POSIX.

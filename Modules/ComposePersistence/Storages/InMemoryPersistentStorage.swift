@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 import Foundation
 
 /// A storage in memory, for tests and previews: saved bytes live as long as the storage does.

@@ -1,4 +1,4 @@
-import ComposeEmitters
+import ComposeMachinery
 import ComposeStore
 
 /// One entity: the value that every `@Ref` and `@RefCollection` element of one type and id
@@ -10,7 +10,7 @@ import ComposeStore
 @usableFromInline
 final class RefEntry<Value: Referable>: ReferenceEntry, @unchecked Sendable {
     @usableFromInline
-    struct Contents {
+    struct Contents: CommitGated {
         @usableFromInline var value: Value
         /// Bumped by every write that changed the value: a write commits only on the version it
         /// compared against.
@@ -87,74 +87,32 @@ final class RefEntry<Value: Referable>: ReferenceEntry, @unchecked Sendable {
 
     /// The loop of ``write(_:)`` and ``mutate(_:)``: `body` gives the new value (`nil` for no
     /// change) from the current one, without the lock; it is committed if no other write landed
-    /// meanwhile, and `body` runs again otherwise, through the gate after
-    /// `CommitGate.optimisticRuns` lost runs.
+    /// meanwhile, and `body` runs again otherwise (the shared optimistic loop,
+    /// `runOptimistically`, gated after `CommitGate.optimisticRuns` lost runs). The listeners
+    /// are called after the lock, and so is the old value released (a release can run a
+    /// deinit).
     @inlinable
     func update<Result>(_ body: (Value) throws -> (Value?, Result)) rethrows -> Result {
-        var lostRuns = 0
-        var heldGate: CommitGate?
-        defer { if let heldGate { leaveGate(heldGate) } }
-        while true {
-            if heldGate == nil, lostRuns >= CommitGate.optimisticRuns { heldGate = enterGate() }
-            let snapshot: (Value, UInt64)? = contents.withLock { contents in
-                CommitGate.mustWait(forGateOwner: contents.gateOwner) ? nil : (contents.value, contents.version)
+        var changed = false
+        var listeners: [ReferenceListener] = []
+        let result = try runOptimistically(
+            on: contents,
+            snapshot: { $0.value },
+            body: { value in
+                let (newValue, result) = try body(value)
+                changed = newValue != nil
+                if let newValue { value = newValue }
+                return result
+            },
+            commit: { contents, value in
+                guard changed else { return }
+                swap(&contents.value, &value)
+                contents.version &+= 1
+                listeners = contents.listeners
             }
-            guard let (current, version) = snapshot else {
-                contents.withLock { $0.gate }?.waitForTheIrrevocableRun()
-                continue
-            }
-            let (newValue, result) = try body(current)
-            guard let newValue else { return result }
-            switch commit(newValue, ifVersion: version) {
-            case .committed: return result
-            case .stale: lostRuns += 1
-            case .gated(let gate):
-                gate.waitForTheIrrevocableRun()
-                lostRuns += 1
-            }
-        }
-    }
-
-    @usableFromInline
-    enum Commit {
-        case committed
-        case stale
-        case gated(CommitGate)
-    }
-
-    /// Swaps `newValue` in if the version is still `version`, then calls the listeners, after
-    /// the lock. The old value is released after the lock too (a release can run a deinit).
-    @inlinable
-    func commit(_ newValue: Value, ifVersion version: UInt64) -> Commit {
-        var outgoing = newValue
-        let outcome: (Commit, [ReferenceListener]) = contents.withLock { contents in
-            if CommitGate.mustWait(forGateOwner: contents.gateOwner) { return (.gated(contents.gate!), []) }
-            guard contents.version == version else { return (.stale, []) }
-            swap(&contents.value, &outgoing)
-            contents.version &+= 1
-            return (.committed, contents.listeners)
-        }
-        for listener in outcome.1 { listener.onChange() }
-        return outcome.0
-    }
-
-    @usableFromInline
-    func enterGate() -> CommitGate {
-        let gate = contents.withLock { contents in
-            if let gate = contents.gate { return gate }
-            let gate = CommitGate()
-            contents.gate = gate
-            return gate
-        }
-        gate.enter()
-        contents.withLock { $0.gateOwner = ThreadIdentity.current }
-        return gate
-    }
-
-    @usableFromInline
-    func leaveGate(_ gate: CommitGate) {
-        contents.withLock { $0.gateOwner = 0 }
-        gate.leave()
+        )
+        for listener in listeners { listener.onChange() }
+        return result
     }
 
     @usableFromInline

@@ -1,4 +1,4 @@
-import ComposeEmitters
+import ComposeMachinery
 
 /// The live entities of one value type, by id.
 ///
@@ -8,22 +8,9 @@ import ComposeEmitters
 /// sandboxed test's `@Ref`s never meet another test's entities, even with the same ids.
 @usableFromInline
 final class RefRegistry<Value: Referable>: Sendable {
-    /// A class, so that the table's values are copied as plain references: the weak
-    /// reference itself is never copied. (Swift 6.3.1 debug builds miscompile copies of a
-    /// struct holding a weak reference out of an `inout` dictionary's subscript through
-    /// optional chaining, and a lookup racing an entry's deinit crashed under
-    /// ThreadSanitizer that way.)
-    final class Slot: @unchecked Sendable {  // Guarded by the registry's lock.
-        weak var entry: RefEntry<Value>?
-        /// The entry's identity, kept to tell its own slot from a newer entry's for the same id
-        /// (the weak reference is already `nil` when the entry's deinit removes the slot).
-        let identity: ObjectIdentifier
-
-        init(entry: RefEntry<Value>) {
-            self.entry = entry
-            self.identity = ObjectIdentifier(entry)
-        }
-    }
+    /// The table holds each entry in a `WeakBox` (see why there), whose identity tells an entry's
+    /// own slot from a newer entry's for the same id.
+    typealias Slot = WeakBox<RefEntry<Value>>
 
     let slots = LockedState<[Value.ID: Slot]>([:])
 
@@ -42,9 +29,9 @@ final class RefRegistry<Value: Referable>: Sendable {
     static func entry(for value: Value, joining: Joining) -> RefEntry<Value> {
         let registry = shared
         let (entry, created) = registry.slots.withLock { slots -> (RefEntry<Value>, Bool) in
-            if let live = slots[value.id]?.entry { return (live, false) }
+            if let live = slots[value.id]?.object { return (live, false) }
             let entry = RefEntry(value: value, registry: registry)
-            slots[value.id] = Slot(entry: entry)
+            slots[value.id] = Slot(entry)
             return (entry, true)
         }
         // Outside the registry's lock: writing compares values (user code) and calls listeners.
@@ -54,7 +41,7 @@ final class RefRegistry<Value: Referable>: Sendable {
 
     /// The live entity with `id`, if any.
     static func liveEntry(for id: Value.ID) -> RefEntry<Value>? {
-        shared.slots.withLock { $0[id]?.entry }
+        shared.slots.withLock { $0[id]?.object }
     }
 
     /// Removes the slot for `id` if it still belongs to the entry `identity`.

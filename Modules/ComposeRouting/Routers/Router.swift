@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 import Foundation
 import Observation
 
@@ -55,8 +56,7 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
     private let registrar = ObservationRegistrar()
     /// Announces changes one at a time, in the order they were made: each change is queued
     /// under the router's lock and announced after it is released, as a store notifies.
-    private let announcer = EmitterCore<RouteChange>.relay()
-    private var announcement: EmitterSubscription?
+    private let announcer = Relay<RouteChange>()
     /// Whether the router shows its owner's own content under its stack (``init(label:)``).
     public let hasDefaultContent: Bool
     /// A name for diagnostics and the event log.
@@ -78,7 +78,7 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         self.label = label ?? "Router"
         self.state = LockedState(State())
         (didPush, didPop, didReplace, errors) = Self.emitters(self.label)
-        announcement = announcer.register { [weak self] change in self?.announce(change) }
+        announcer.start { [weak self] change in self?.announce(change) }
     }
 
     /// A router that starts at `start`, a key path from the router's owner to one of its
@@ -106,11 +106,11 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         initial.owner = (ObjectIdentifier(Owner.self), String(describing: Owner.self))
         self.state = LockedState(initial)
         (didPush, didPop, didReplace, errors) = Self.emitters(self.label)
-        announcement = announcer.register { [weak self] change in self?.announce(change) }
+        announcer.start { [weak self] change in self?.announce(change) }
     }
 
     deinit {
-        announcement?.cancel()
+        announcer.stop()
     }
 
     private static func emitters(
@@ -287,7 +287,7 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         case .failure(let error):
             return refuse(error, fileID: fileID, line: line)
         case .success:
-            announcer.deliverBacklog()
+            announcer.drain()
             return true
         }
     }
@@ -396,7 +396,7 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
             )
             if !change.popped.isEmpty || !change.pushed.isEmpty { announcer.enqueue(change) }
         }
-        announcer.deliverBacklog()
+        announcer.drain()
         return true
     }
 

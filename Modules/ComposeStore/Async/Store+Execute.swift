@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 
 /// The running `execute` tasks of a store, by key path, with a generation each so a run that was
 /// replaced cannot write its result.

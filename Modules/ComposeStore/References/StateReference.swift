@@ -1,5 +1,6 @@
 @_spi(Reflection) import Swift
 import ComposeEmitters
+import ComposeMachinery
 
 /// A property of a state that refers to shared data outside the store: ComposeRefs' `@Ref` and
 /// `@RefCollection`.

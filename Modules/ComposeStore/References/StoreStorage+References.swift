@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 
 /// A store's listener on the entries its state refers to, and where its state keeps them.
 @usableFromInline
@@ -74,7 +75,7 @@ extension StoreStorage {
         core.withLock { core in
             notifier.enqueue(Notice(changes: .all, states: wantsStates ? States(old: core.state, new: core.state) : nil))
         }
-        notifier.deliverBacklog()
+        notifier.drain()
     }
 }
 

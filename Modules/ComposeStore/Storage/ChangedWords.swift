@@ -1,12 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Bionic)
-import Bionic
-#endif
+import ComposeMachinery
 
 /// Which 8-byte words of a state's storage a write changed.
 ///

@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 
 /// A per-store object of a module built on the store, which the store cannot name: the
 /// `Persistence` of a store with a storage.

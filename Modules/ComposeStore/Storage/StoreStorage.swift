@@ -1,13 +1,5 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Bionic)
-import Bionic
-#endif
 import ComposeEmitters
+import ComposeMachinery
 import Observation
 import Synchronization
 
@@ -35,7 +27,7 @@ import Synchronization
 @usableFromInline
 package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observable {
     @usableFromInline
-    struct Core {
+    struct Core: CommitGated {
         @usableFromInline var state: State
         /// Bumped by every commit that changed something; `mutate` commits only on the version it
         /// read.
@@ -94,7 +86,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     }
 
     @usableFromInline let core: LockedState<Core>
-    @usableFromInline let notifier = EmitterCore<Notice>.relay()
+    @usableFromInline let notifier = Relay<Notice>()
     @usableFromInline let willChange: EmitterCore<State>
     @usableFromInline let didChange: EmitterCore<StateChange<State>>
     /// A signal for every notice that changed something, for modules built on the store
@@ -106,7 +98,6 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     @usableFromInline let executions = Executions()
     /// Observers collected by the notice being delivered; reused so a notice does not allocate.
     @usableFromInline let collected = HandlerState<ContiguousArray<StateObserver<State>>>([])
-    @usableFromInline var notifierRegistration: EmitterSubscription?
     /// The entries the state refers to (`@Ref`), if its type has any; `nil` otherwise.
     @usableFromInline var references: StoreReferences?
     /// `\.observedState`, made once: a key path literal in generic code is instantiated by the
@@ -128,14 +119,15 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         self.label = label ?? "Store<\(State.self)>"
         self.willChange = EmitterCore(label: self.label + ".willChange", remembersValues: false, isLogged: false)
         self.didChange = EmitterCore(label: self.label + ".didChange", remembersValues: false, isLogged: false)
-        notifierRegistration = notifier.register { [weak self] notice in
+        notifier.start { [weak self] notice in
             self?.deliver(notice)
         }
+        stateQueue.start(on: self)
         setUpReferences()
     }
 
     deinit {
-        notifierRegistration?.cancel()
+        notifier.stop()
         executions.cancelAll()
         stopListeningToReferences()
         let (extensions, finalState) = core.withLock { core in
@@ -198,7 +190,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         let wantsStates = needsStates
         while true {
             let outcome: Commit = core.withLock { core in
-                if CommitGate.mustWait(forGateOwner: core.gateOwner) { return .gated(core.gate!) }
+                if let gate = LockedState<Core>.gateToWaitFor(core) { return .gated(gate) }
                 swap(&core.state, &incoming)
                 let changes = withUnsafeBytes(of: &incoming) { old in
                     withUnsafeBytes(of: &core.state) { new in ChangedWords.between(old, new) }
@@ -214,8 +206,8 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 gate.waitForTheIrrevocableRun()
                 continue
             case .committed:
-                notifier.deliverBacklog()
-            case .unchanged, .stale:
+                notifier.drain()
+            case .unchanged:
                 break
             }
             return
@@ -228,8 +220,6 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         case committed
         /// Nothing changed; nobody is notified.
         case unchanged
-        /// Another write landed since the state was read (`mutate` runs again).
-        case stale
         /// An irrevocable `mutate` of another thread is running: wait for it, then try again.
         case gated(CommitGate)
     }
@@ -259,7 +249,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         var outgoing = value
         while true {
             let outcome: Commit = core.withLock { core in
-                if CommitGate.mustWait(forGateOwner: core.gateOwner) { return .gated(core.gate!) }
+                if let gate = LockedState<Core>.gateToWaitFor(core) { return .gated(gate) }
                 let unchanged = withUnsafeBytes(of: &core.state) { state in
                     withUnsafeBytes(of: &outgoing) { new in
                         size == 0 || memcmp(state.baseAddress! + offset, new.baseAddress!, size) == 0
@@ -282,8 +272,8 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 gate.waitForTheIrrevocableRun()
                 continue
             case .committed:
-                notifier.deliverBacklog()
-            case .unchanged, .stale:
+                notifier.drain()
+            case .unchanged:
                 break
             }
             return
@@ -307,72 +297,31 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         if let working = MutationFrame.workingCopy(of: self) {
             return try body(&working.assumingMemoryBound(to: State.self).pointee)
         }
-        var lostRuns = 0
-        var heldGate: CommitGate?
-        defer { if let heldGate { leaveGate(heldGate) } }
-        while true {
-            if heldGate == nil, lostRuns >= CommitGate.optimisticRuns { heldGate = enterGate() }
-            let snapshot: (State, UInt64)? = core.withLock { core in
-                CommitGate.mustWait(forGateOwner: core.gateOwner) ? nil : (core.state, core.version)
-            }
-            guard case (var copy, let version)? = snapshot else {
-                // Another thread's irrevocable run: wait for it, without counting a lost run.
-                core.withLock { $0.gate }?.waitForTheIrrevocableRun()
-                continue
-            }
-            let result = try withUnsafeMutablePointer(to: &copy) { pointer in
-                try MutationFrame.with(self, workingCopy: UnsafeMutableRawPointer(pointer)) {
-                    try body(&pointer.pointee)
+        var changed = false
+        let result = try runOptimistically(
+            on: core,
+            snapshot: { $0.state },
+            body: { copy in
+                try withUnsafeMutablePointer(to: &copy) { pointer in
+                    try MutationFrame.with(self, workingCopy: UnsafeMutableRawPointer(pointer)) {
+                        try body(&pointer.pointee)
+                    }
                 }
-            }
-            let wantsStates = needsStates
-            let outcome: Commit = core.withLock { core in
-                if CommitGate.mustWait(forGateOwner: core.gateOwner) { return .gated(core.gate!) }
-                guard core.version == version else { return .stale }
+            },
+            commit: { core, copy in
                 swap(&core.state, &copy)
                 let changes = withUnsafeBytes(of: &copy) { old in
                     withUnsafeBytes(of: &core.state) { new in ChangedWords.between(old, new) }
                 }
-                guard !changes.isEmpty else { return .unchanged }
+                guard !changes.isEmpty else { return }
                 core.version &+= 1
                 referencesCommitted(changes, in: &core)
-                notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: copy, new: core.state) : nil))
-                return .committed
+                notifier.enqueue(Notice(changes: changes, states: needsStates ? States(old: copy, new: core.state) : nil))
+                changed = true
             }
-            switch outcome {
-            case .committed:
-                notifier.deliverBacklog()
-                return result
-            case .unchanged:
-                return result
-            case .stale:
-                // Another write landed: run the body again on the newer state.
-                lostRuns += 1
-            case .gated(let gate):
-                gate.waitForTheIrrevocableRun()
-                lostRuns += 1
-            }
-        }
-    }
-
-    /// Takes the store's gate for an irrevocable run and marks the store as gated by this thread.
-    @usableFromInline
-    func enterGate() -> CommitGate {
-        let gate = core.withLock { core in
-            if let gate = core.gate { return gate }
-            let gate = CommitGate()
-            core.gate = gate
-            return gate
-        }
-        gate.enter()
-        core.withLock { $0.gateOwner = ThreadIdentity.current }
-        return gate
-    }
-
-    @usableFromInline
-    func leaveGate(_ gate: CommitGate) {
-        core.withLock { $0.gateOwner = 0 }
-        gate.leave()
+        )
+        if changed { notifier.drain() }
+        return result
     }
 
     /// Whether a commit must keep the old and new states: the change emitters have subscribers,
@@ -413,7 +362,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         }
         guard !changes.isEmpty else { return }
         notifier.enqueue(Notice(changes: changes, isRefresh: true))
-        notifier.deliverBacklog()
+        notifier.drain()
     }
 
     @inlinable

@@ -1,5 +1,6 @@
 import Compose
 import ComposeEmitters
+import ComposeMachinery
 import ComposeRouting
 import Foundation
 
@@ -227,9 +228,9 @@ public final class ComponentTester<Root: Component>: @unchecked Sendable {  // U
     ) {
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let candidates = host.leakCandidates()
-        let nodes = candidates.nodes.map { (WeakReference($0), $0.id) }
-        let created = candidates.created.map { (WeakReference($0), "\(type(of: $0))") }
-        let entries = candidates.entries.map { (WeakReference($0), "\(type(of: $0))") }
+        let nodes = candidates.nodes.map { (WeakBox<AnyObject>($0), $0.id) }
+        let created = candidates.created.map { (WeakBox<AnyObject>($0), "\(type(of: $0))") }
+        let entries = candidates.entries.map { (WeakBox<AnyObject>($0), "\(type(of: $0))") }
         let rootNode = host.rootNode
         _ = consume candidates
         scoped(location) { host.unmount() }
@@ -244,10 +245,4 @@ public final class ComponentTester<Root: Component>: @unchecked Sendable {  // U
             location.fail("After unmounting, still alive:\n" + leaks.map { "- \($0)" }.joined(separator: "\n"))
         }
     }
-}
-
-/// A weak reference, for leak checks.
-final class WeakReference: @unchecked Sendable {
-    weak var object: AnyObject?
-    init(_ object: AnyObject) { self.object = object }
 }

@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 
 /// Records what an emitter sends, for a test to check.
 ///

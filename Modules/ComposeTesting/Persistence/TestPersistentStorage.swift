@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 import ComposePersistence
 import Foundation
 

@@ -1,6 +1,7 @@
 import Clocks
 import Compose
 import ComposeEmitters
+import ComposeMachinery
 import ComposePersistence
 import Foundation
 

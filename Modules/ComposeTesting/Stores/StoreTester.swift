@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 import ComposeStore
 
 /// Tests a store step by step: act, then state the expected new state as a change of the

@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 extension Emitters {
     /// Sends a value once the upstream has been quiet for an interval. Returned by
     /// ``Emitter/debounce(interval:)``.
@@ -23,7 +25,7 @@ extension Emitters {
 
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
             let clock = self.clock
-            let relay = EmitterCore<Event>.relay()
+            let relay = Relay<Event>()
             let alarm = Alarm(clock: clock)
             let machine = HandlerState(Machine(interval: interval))
             let downstream = relay.register { [weak relay] event in

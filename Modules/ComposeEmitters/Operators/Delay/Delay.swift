@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 extension Emitters {
     /// Sends each value an interval after it arrived. Returned by ``Emitter/delay(interval:)``.
     public struct Delay<Upstream: Emitter, C: Clock>: Emitter where C.Duration == Duration {
@@ -22,7 +24,7 @@ extension Emitters {
 
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
             let clock = self.clock
-            let relay = EmitterCore<Event>.relay()
+            let relay = Relay<Event>()
             let alarm = Alarm(clock: clock)
             let machine = HandlerState(Machine(interval: interval))
             let downstream = relay.register { [weak relay] event in

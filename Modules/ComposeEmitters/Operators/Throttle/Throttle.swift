@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 extension Emitters {
     /// Sends at most one value per interval. Returned by ``Emitter/throttle(interval:latest:)``.
     public struct Throttle<Upstream: Emitter, C: Clock>: Emitter where C.Duration == Duration {
@@ -24,7 +26,7 @@ extension Emitters {
 
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
             let clock = self.clock
-            let relay = EmitterCore<Event>.relay()
+            let relay = Relay<Event>()
             let alarm = Alarm(clock: clock)
             let machine = HandlerState(Machine(interval: interval, keepsLatest: latest))
             let downstream = relay.register { [weak relay] event in

@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Bionic)
-import Bionic
-#endif
-
 /// What makes an optimistic read-modify-write (a store's `mutate`, a `Referred`'s `mutate`)
 /// commit after a bounded number of runs, however busy the other writers are.
 ///
@@ -32,28 +22,21 @@ import Bionic
 /// that writes to the same value (a `DispatchQueue.main.sync` while the main thread writes to
 /// the store). Bodies should only compute the new value, as the `mutate` docs say.
 @usableFromInline
-package final class CommitGate: @unchecked Sendable {  // The mutex is the state.
+package final class CommitGate: Sendable {
     /// Lost runs before a `mutate` becomes irrevocable.
     @usableFromInline
     package static let optimisticRuns = 4
 
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    /// Held by the irrevocable run, for as long as its body runs.
+    private let mutex = ConditionLock()
 
     @usableFromInline
-    package init() {
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    package init() {}
 
     /// Takes the gate, for an irrevocable run; waits while another one holds it.
     @usableFromInline
     package func enter() {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         Self.irrevocableDepth += 1
     }
 
@@ -61,14 +44,14 @@ package final class CommitGate: @unchecked Sendable {  // The mutex is the state
     @usableFromInline
     package func leave() {
         Self.irrevocableDepth -= 1
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 
     /// Waits until the irrevocable run holding the gate has committed. Call without any lock.
     @usableFromInline
     package func waitForTheIrrevocableRun() {
-        pthread_mutex_lock(mutex)
-        pthread_mutex_unlock(mutex)
+        mutex.lock()
+        mutex.unlock()
     }
 
     /// Whether a writer on this thread must wait for a value gated by `owner` (see above).
@@ -94,18 +77,5 @@ package final class CommitGate: @unchecked Sendable {  // The mutex is the state
     private static var irrevocableDepth: Int {
         get { pthread_getspecific(depthKey).map { Int(bitPattern: $0) } ?? 0 }
         set { pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: newValue)) }
-    }
-}
-
-/// The identity of the current thread, never 0.
-@usableFromInline
-package enum ThreadIdentity {
-    @inlinable
-    package static var current: UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: Int(bitPattern: pthread_self()))
-        #else
-        UInt(pthread_self())
-        #endif
     }
 }

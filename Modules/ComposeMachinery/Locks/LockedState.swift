@@ -1,29 +1,19 @@
 #if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Bionic)
-import Bionic
-#else
-#error("ComposeEmitters needs a platform lock: os_unfair_lock or pthread_mutex_t.")
-#endif
-
-#if canImport(Darwin)
 @usableFromInline typealias PlatformLock = os_unfair_lock
 #else
 @usableFromInline typealias PlatformLock = pthread_mutex_t
 #endif
 
-/// A value guarded by a lock: the one lock abstraction every Compose module uses.
+/// A value guarded by a lock: the one lock for state that every Compose module uses.
 ///
 /// The state and the lock share one allocation. The lock is `os_unfair_lock` on Apple platforms
 /// and `pthread_mutex_t` elsewhere, both visible to ThreadSanitizer (unlike
 /// `Synchronization.Mutex` on Linux, which TSan cannot see and reports false races on).
 ///
-/// Code inside `withLock` must not call out to user code: handlers are always called after the
-/// lock is released. The usual shape is a state machine that returns an action under the lock,
+/// Code inside `withLock` must not call out to user code, and must not block: handlers are always
+/// called after the lock is released. (The two places that must block until another thread is
+/// done use ``ConditionLock``; the emitters' and relays' bookkeeping uses the lock bit of their
+/// delivery word, ``DeliveryStateMachine``.) The usual shape is a state machine that returns an action under the lock,
 /// performed by the caller afterwards. Copies share the same state and lock.
 @usableFromInline
 package struct LockedState<State>: @unchecked Sendable {

@@ -1,0 +1,28 @@
+// The C library of the platform, for every Compose module that needs a system call: importing
+// ComposeMachinery brings it, so no module repeats the `#if canImport(Darwin) ... #endif`
+// preamble.
+
+#if canImport(Darwin)
+@_exported import Darwin
+#elseif canImport(Glibc)
+@_exported import Glibc
+#elseif canImport(Musl)
+@_exported import Musl
+#elseif canImport(Bionic)
+@_exported import Bionic
+#else
+#error("Compose needs a C library with POSIX threads: Darwin, Glibc, Musl or Bionic.")
+#endif
+
+/// The identity of the current thread, never 0.
+@usableFromInline
+package enum ThreadIdentity {
+    @inlinable
+    package static var current: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: Int(bitPattern: pthread_self()))
+        #else
+        UInt(pthread_self())
+        #endif
+    }
+}
