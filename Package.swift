@@ -120,7 +120,9 @@ targets.append(
 targets.append(
     .testTarget(
         name: "ComposeStressTests",
-        dependencies: ["ComposeEmitters", "ComposeStore", "ComposeRefs", "ComposePersistence", "Compose", "ComposeTestSupport"],
+        dependencies: [
+            "ComposeMachinery", "ComposeEmitters", "ComposeStore", "ComposeRefs", "ComposePersistence", "Compose", "ComposeTestSupport",
+        ],
         path: "Tests/ComposeStressTests"
     )
 )

@@ -1,31 +1,20 @@
 import ComposeMachinery
 import Testing
 
-/// The delivery protocol, driven synchronously: each test plays the transitions of several
-/// threads in one interleaving, as the word would see them, and checks what each thread is told
-/// to do. A small model (`Simulation`) keeps the queue and the values delivered, so a test can
-/// check the outcome too: every value delivered once, in send order, by one thread at a time.
+/// The delivery protocol, driven synchronously: each test plays the steps of several threads in
+/// one interleaving (each step is what a thread does under the owner's lock), and checks what
+/// each thread is told to do. A small model (`Simulation`) keeps the queue and the values
+/// delivered, so a test checks the outcome too: every value delivered once, in send order, by one
+/// thread at a time, and the state idle at the end.
 @Suite struct DeliveryStateMachineTests {
     typealias Machine = DeliveryStateMachine
 
-    @Test func aSendOnAnIdleWordDeliversAtOnceAndGivesTheRoleUp() {
-        let (locked, action) = Machine.send(.idle)
-        #expect(action == .deliverNow)
-        #expect(locked.isLocked && locked.isDelivering)
-        let delivering = Machine.startedDelivering(locked)
-        #expect(delivering.description == "delivering")
-        let (after, finished) = Machine.finish(delivering)
-        #expect(finished == .idle)
-        #expect(after == .idle)
-    }
-
-    @Test func aSenderThatFindsTheLockHeldWaitsAndChangesNothing() {
-        let held = DeliveryState.idle.with(.locked)
-        #expect(Machine.send(held) == (held, .wait))
-        #expect(Machine.claim(held) == (held, .wait))
-        #expect(Machine.lock(held) == (held, .wait))
-        let delivering = held.with(.delivering)
-        #expect(Machine.finish(delivering) == (delivering, .wait))
+    @Test func aSendWhileIdleDeliversAtOnceAndGivesTheRoleUp() {
+        var state = DeliveryState.idle
+        #expect(Machine.send(&state) == .deliverNow)
+        #expect(state.description == "delivering")
+        #expect(Machine.finish(&state) == .idle)
+        #expect(state == .idle)
     }
 
     /// Two threads: A delivers, B sends meanwhile. B queues and returns at once; A delivers B's
@@ -34,10 +23,10 @@ import Testing
         var simulation = Simulation()
         simulation.send("a", by: "A")                // A takes the role and starts delivering
         simulation.send("b", by: "B")                // B finds A delivering: queues, and is done
-        #expect(simulation.state(of: "B") == .done)
+        #expect(simulation.lastAction(of: "B") == .done)
         simulation.finishDelivery(by: "A")          // A finishes "a", then takes "b"
-        #expect(simulation.delivered.map { "\($0.value) by \($0.by)" } == ["a by A", "b by A"])
-        #expect(simulation.word == .idle)
+        #expect(simulation.log == ["a by A", "b by A"])
+        #expect(simulation.state == .idle)
     }
 
     /// A handler of A sends again (a reentrant send, on A's thread): queued, delivered by A
@@ -45,11 +34,11 @@ import Testing
     @Test func aReentrantSendIsDeliveredAfterTheCurrentValue() {
         var simulation = Simulation()
         simulation.send("outer", by: "A")
-        simulation.send("inner", by: "A")            // from the handler: the word says "delivering"
-        #expect(simulation.delivered.map(\.value) == ["outer"])
+        simulation.send("inner", by: "A")            // from the handler: somebody (A) delivers
+        #expect(simulation.log == ["outer by A"])
         simulation.finishDelivery(by: "A")
-        #expect(simulation.delivered.map(\.value) == ["outer", "inner"])
-        #expect(simulation.word == .idle)
+        #expect(simulation.log == ["outer by A", "inner by A"])
+        #expect(simulation.state == .idle)
     }
 
     /// A store queues under its own lock (for commit order) and claims after: a sender that
@@ -58,50 +47,47 @@ import Testing
     @Test func valuesQueuedForLaterKeepTheirOrderAgainstASender() {
         var simulation = Simulation()
         simulation.enqueueForLater("commit 1", by: "S")
-        simulation.send("sent", by: "B")             // the word says "pending": B queues, and drains
-        #expect(simulation.state(of: "B") == .drain)
+        simulation.send("sent", by: "B")             // values wait: B queues behind them, and drains
+        #expect(simulation.lastAction(of: "B") == .drain)
         simulation.finishDelivery(by: "B")
         simulation.claim(by: "S")                   // nothing left: S is done
-        #expect(simulation.state(of: "S") == .done)
-        #expect(simulation.delivered.map { "\($0.value) by \($0.by)" } == ["commit 1 by B", "sent by B"])
-        #expect(simulation.word == .idle)
+        #expect(simulation.lastAction(of: "S") == .done)
+        #expect(simulation.log == ["commit 1 by B", "sent by B"])
+        #expect(simulation.state == .idle)
     }
 
     @Test func claimingWithNothingQueuedOrSomebodyDeliveringDoesNothing() {
-        #expect(Machine.claim(.idle) == (.idle, .done))
-        let delivering = DeliveryState.idle.with(.delivering).with(.pending)
-        #expect(Machine.claim(delivering) == (delivering, .done))
-        let waiting = DeliveryState.idle.with(.pending)
-        #expect(Machine.claim(waiting) == (waiting.with(.delivering), .drain))
-    }
-
-    /// Cancelling (or subscribing) during a delivery takes the lock, not the role: the delivery
-    /// goes on, and the word comes back as it was.
-    @Test func aCancellationDuringADeliveryLeavesTheDeliveryAlone() {
-        let delivering = Machine.startedDelivering(Machine.send(.idle).0)
-        let (locked, action) = Machine.lock(delivering)
-        #expect(action == .locked)
-        #expect(locked.isDelivering && locked.isLocked)
-        #expect(Machine.unlocked(locked) == delivering)
-        // The delivering thread, finishing while the lock is held, waits.
-        #expect(Machine.finish(locked).1 == .wait)
-        #expect(Machine.finish(Machine.unlocked(locked)).1 == .idle)
+        var idle = DeliveryState.idle
+        #expect(Machine.claim(&idle) == .done)
+        var busy = DeliveryState(isDelivering: true, hasPending: true)
+        #expect(Machine.claim(&busy) == .done)
+        var waiting = DeliveryState(isDelivering: false, hasPending: true)
+        #expect(Machine.claim(&waiting) == .drain)
+        #expect(waiting.isDelivering)
     }
 
     /// A subscriber that asks for the current value gets it at once when nothing is delivering,
     /// and queued first otherwise.
     @Test func aReplayIsDeliveredAtOnceOrQueued() {
-        let (idleLocked, _) = Machine.lock(.idle)
-        #expect(Machine.replay(idleLocked).1 == .deliverNow)
-        let (busyLocked, _) = Machine.lock(DeliveryState.idle.with(.delivering))
-        let (queued, action) = Machine.replay(busyLocked)
-        #expect(action == .enqueue)
-        #expect(queued.hasPending)
+        var idle = DeliveryState.idle
+        #expect(Machine.replay(&idle) == .deliverNow)
+        var busy = DeliveryState(isDelivering: true)
+        #expect(Machine.replay(&busy) == .enqueue)
+        #expect(busy.hasPending)
     }
 
-    /// Every interleaving of three senders' steps (each: arrive, then finish what it was told
-    /// to do): every value is delivered exactly once, values of one sender in its order, by one
-    /// thread at a time, and the word ends idle.
+    /// A value queued while nobody delivers (`enqueued` with the role free) makes the queuing
+    /// thread the deliverer: nothing is ever left in the queue with nobody to deliver it.
+    @Test func aValueQueuedWithTheRoleFreeIsDeliveredByTheThreadThatQueuedIt() {
+        var state = DeliveryState(isDelivering: false, hasPending: true)
+        #expect(Machine.send(&state) == .enqueue)
+        #expect(Machine.enqueued(&state) == .drain)
+        #expect(state.isDelivering)
+    }
+
+    /// Every interleaving of three senders sending two values each (a sender told to deliver,
+    /// or to drain, finishes before it sends again): every value is delivered exactly once,
+    /// each sender's in its order, by one thread at a time, and the state ends idle.
     @Test func everyInterleavingOfThreeSendersDeliversEachValueOnce() {
         let senders = ["A", "B", "C"]
         var interleavings = 0
@@ -110,8 +96,8 @@ import Testing
             if ready.isEmpty {
                 var simulation = simulation
                 for sender in senders { simulation.finishDelivery(by: sender) }
-                #expect(simulation.word == .idle)
-                let values = simulation.delivered.map(\.value)
+                #expect(simulation.state == .idle)
+                let values = simulation.delivered
                 #expect(values.sorted() == ["A0", "A1", "B0", "B1", "C0", "C1"])
                 for sender in senders {
                     #expect(values.filter { $0.hasPrefix(sender) } == [sender + "0", sender + "1"])
@@ -124,7 +110,6 @@ import Testing
                 var left = remaining
                 let index = 2 - left[sender]!
                 left[sender]! -= 1
-                // A sender that was told to deliver (or drain) finishes before it sends again.
                 next.finishDelivery(by: sender)
                 next.send("\(sender)\(index)", by: sender)
                 explore(next, left)
@@ -135,52 +120,49 @@ import Testing
     }
 }
 
-/// The word and what the driver keeps beside it, with threads named by strings; each call
-/// plays one thread's step.
+/// The state and what a driver keeps beside it, with threads named by strings; each call plays
+/// one thread's step, under the lock.
 struct Simulation {
     typealias Machine = DeliveryStateMachine
 
-    private(set) var word = DeliveryState.idle
+    private(set) var state = DeliveryState.idle
     private var queue: [String] = []
-    private(set) var delivered: [(value: String, by: String)] = []
+    private(set) var log: [String] = []
     private var holder: String?
     private var last: [String: DeliveryAction] = [:]
 
-    func state(of thread: String) -> DeliveryAction? {
+    var delivered: [String] {
+        log.map { String($0.split(separator: " ")[0]) }
+    }
+
+    func lastAction(of thread: String) -> DeliveryAction? {
         last[thread]
     }
 
     mutating func send(_ value: String, by thread: String) {
-        let (next, action) = Machine.send(word)
-        precondition(action != .wait, "nobody holds the lock between steps")
-        word = next
-        switch action {
+        switch Machine.send(&state) {
         case .deliverNow:
             take(by: thread)
-            word = Machine.startedDelivering(word)
-            delivered.append((value, thread))
+            log.append("\(value) by \(thread)")
             last[thread] = .deliverNow
         case .enqueue:
             queue.append(value)
-            let (after, then) = Machine.enqueued(word)
-            word = after
+            let then = Machine.enqueued(&state)
             if then == .drain { take(by: thread) }
             last[thread] = then
-        default:
-            preconditionFailure("\(action)")
+        case let other:
+            preconditionFailure("\(other)")
         }
     }
 
     mutating func enqueueForLater(_ value: String, by thread: String) {
-        word = Machine.lock(word).0
         queue.append(value)
-        word = Machine.enqueuedForLater(word)
+        Machine.enqueuedForLater(&state)
         last[thread] = .enqueue
     }
 
     mutating func claim(by thread: String) {
-        let (next, action) = Machine.claim(word)
-        word = next
+        let action = Machine.claim(&state)
         last[thread] = action
         if action == .drain {
             take(by: thread)
@@ -192,18 +174,16 @@ struct Simulation {
     mutating func finishDelivery(by thread: String) {
         guard holder == thread else { return }
         while true {
-            let (next, action) = Machine.finish(word)
-            word = next
-            switch action {
+            switch Machine.finish(&state) {
             case .takeNext:
                 let value = queue.removeFirst()
-                word = Machine.tookNext(word, queueIsEmpty: queue.isEmpty)
-                delivered.append((value, thread))
+                Machine.tookNext(&state, queueIsEmpty: queue.isEmpty)
+                log.append("\(value) by \(thread)")
             case .idle:
                 holder = nil
                 return
-            default:
-                preconditionFailure("\(action)")
+            case let other:
+                preconditionFailure("\(other)")
             }
         }
     }

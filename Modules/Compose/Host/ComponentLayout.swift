@@ -1,11 +1,10 @@
-@_spi(Reflection) import Swift
 import ComposeEmitters
 import ComposeMachinery
 import ComposeRouting
 import ComposeStore
 
 /// What the host needs to know about a component type, found once per type from its
-/// stored-property layout (the standard library's reflection SPI, which `Mirror` is built on).
+/// stored-property layout (`FieldLayout`, the one reader of the runtime's type metadata).
 struct ComponentLayout: @unchecked Sendable {  // Immutable; metatypes.
     enum Kind {
         /// A child component.
@@ -69,55 +68,38 @@ struct ComponentLayout: @unchecked Sendable {  // Immutable; metatypes.
         return layout
     }
 
+    /// Built from the type's stored properties as `FieldLayout` describes them.
     private init(describing type: Any.Type, isRouter: Bool) {
         var fields: [Field] = []
         var owned: [(offset: Int, type: any SubscriptionSource.Type)] = []
-        var referenceWords: [Int] = []
-        isStruct = _forEachField(of: type, options: []) { name, offset, fieldType, kind in
-            let name = String(cString: name)
+        let layout = FieldLayout.of(type)
+        for field in layout.fields {
+            let fieldType = field.type
             if let component = fieldType as? any Component.Type {
-                fields.append(Field(name: name, offset: offset, size: Self.size(component), type: fieldType, kind: .component))
-            } else if let dynamic = fieldType as? any DynamicComponentProtocol.Type {
-                fields.append(Field(name: name, offset: offset, size: Self.size(dynamic), type: fieldType, kind: .dynamic))
-            } else if let instance = fieldType as? any InstanceComponentProtocol.Type {
-                fields.append(Field(name: name, offset: offset, size: Self.size(instance), type: fieldType, kind: .instance))
+                fields.append(Field(name: field.name, offset: field.offset, size: field.size, type: component, kind: .component))
+            } else if fieldType is any DynamicComponentProtocol.Type {
+                fields.append(Field(name: field.name, offset: field.offset, size: field.size, type: fieldType, kind: .dynamic))
+            } else if fieldType is any InstanceComponentProtocol.Type {
+                fields.append(Field(name: field.name, offset: field.offset, size: field.size, type: fieldType, kind: .instance))
             } else if fieldType == EnclosingRouter.self {
-                fields.append(Field(name: name, offset: offset, size: MemoryLayout<EnclosingRouter>.size, type: fieldType, kind: .enclosingRouter))
+                fields.append(Field(name: field.name, offset: field.offset, size: field.size, type: fieldType, kind: .enclosingRouter))
             } else if let source = fieldType as? any SubscriptionSource.Type {
-                owned.append((offset, source))
+                owned.append((field.offset, source))
             }
-            return true
         }
-        Self.collectReferenceWords(in: type, at: 0, depth: 0, into: &referenceWords)
+        // The class references at any depth of nested structs (up to `FieldLayout.maximumDepth`).
+        var referenceWords: [Int] = []
+        FieldLayout.walk(type) { field, offset, _ in
+            if field.isClass { referenceWords.append(offset) }
+            return field.isStruct
+        }
+        self.isStruct = layout.isStruct
         self.fields = fields
         self.owned = owned
         self.referenceWords = referenceWords
         self.typeName = String(describing: type)
         self.isRouter = isRouter
         self.hasEnclosingRouter = fields.contains { $0.kind == .enclosingRouter }
-    }
-
-    private static func size<T>(_: T.Type) -> Int {
-        MemoryLayout<T>.size
-    }
-
-    /// Appends the offsets of class references stored in the struct `type` at `base`.
-    private static func collectReferenceWords(in type: Any.Type, at base: Int, depth: Int, into words: inout [Int]) {
-        var nested: [(Any.Type, Int)] = []
-        _ = _forEachField(of: type, options: []) { _, offset, _, kind in
-            if kind == .class {
-                words.append(base + offset)
-            }
-            return true
-        }
-        _ = _forEachField(of: type, options: []) { _, offset, fieldType, kind in
-            if kind == .struct { nested.append((fieldType, base + offset)) }
-            return true
-        }
-        guard depth < 4 else { return }
-        for (fieldType, offset) in nested {
-            collectReferenceWords(in: fieldType, at: offset, depth: depth + 1, into: &words)
-        }
     }
 }
 

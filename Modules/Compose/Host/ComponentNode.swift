@@ -8,7 +8,7 @@ import Foundation
 ///
 /// A node's id is its path from the root, by property name (`AppComponent/auth/logIn`, with
 /// `[<uuid>]` for an instance): stable for the component's life and cheap to read.
-public final class ComponentNode: @unchecked Sendable, CustomStringConvertible {  // Mutable state under the host's lock.
+public final class ComponentNode: @unchecked Sendable, CustomStringConvertible {  // `guarded` under the host's lock.
     let component: any Component
     let type: ObjectIdentifier
     let layout: ComponentLayout
@@ -22,24 +22,9 @@ public final class ComponentNode: @unchecked Sendable, CustomStringConvertible {
     let name: String
     let scope: ObservationScope
     weak var host: HostCore?
-    /// Strong, and cleared when the node leaves its tree: a weak reference would give every
-    /// node a side table, and make every retain and release of it slower.
-    private(set) var parent: ComponentNode?
-
-    // Guarded by the host's lock.
-    /// Child nodes of component fields, by field index.
-    var staticChildren: [Int: ComponentNode] = [:]
-    /// Child nodes of dynamic and instance fields, by field index.
-    var slotChildren: [Int: SlotChildren] = [:]
-    var isVisibleNow = false
-    /// The children this node showed when it appeared, hidden when it disappears.
-    var shownChildren: [ComponentNode] = []
-    var isBound = false
-    /// The emitters and stores the component owns (the ownership check).
-    var ownedIdentities: [ObjectIdentifier] = []
-    /// Made on first use: most nodes are never observed.
-    private var lifecycle: (didAppear: SignalEmitter, didDisappear: SignalEmitter)?
-    private var cachedID: String?
+    /// What the host's lock guards; reached only through `HostCore.Tree`'s subscript, inside
+    /// the lock (or, once the host is gone, through ``withState(_:)``).
+    fileprivate var guarded: NodeState
 
     init(
         component: any Component,
@@ -56,22 +41,29 @@ public final class ComponentNode: @unchecked Sendable, CustomStringConvertible {
         self.router = layout.isRouter ? (component as? any RouterComponent)?.router : nil
         self.identityWords = ComponentStorage.words(at: layout.referenceWords, of: component)
         self.slotEntry = slotEntry
-        self.parent = parent
         self.host = host
         self.scope = parent?.scope.makeChild() ?? ObservationScope(label: name)
+        self.guarded = NodeState(parent: parent)
+    }
+
+    /// Runs `body` on the node's guarded state: under its host's lock, or directly once the host
+    /// is gone (nothing else reaches it then).
+    func withState<Result>(_ body: (inout NodeState) -> Result) -> Result {
+        guard let host else { return body(&guarded) }
+        return host.tree.withLock { tree in body(&tree[self]) }
     }
 
     /// The path from the root, by property name: `AppComponent/auth/logIn`, with `[<uuid>]`
     /// (its first 8 characters) for an instance.
     public var id: String {
-        if let cached = lock({ cachedID }) { return cached }
+        if let cached = withState({ $0.cachedID }) { return cached }
         var segment = name
         if let entry = slotEntry?.entry, case .instance(let uuid) = entry.id {
             segment += "[" + uuid.uuidString.prefix(8) + "]"
         }
         // The parent's id takes the lock too: compute outside it.
-        let id = lock({ parent }).map { $0.id + "/" + segment } ?? segment
-        lock { cachedID = id }
+        let id = withState({ $0.parent }).map { $0.id + "/" + segment } ?? segment
+        withState { $0.cachedID = id }
         return id
     }
 
@@ -91,34 +83,29 @@ public final class ComponentNode: @unchecked Sendable, CustomStringConvertible {
     }
 
     private func lifecycleEmitters() -> (didAppear: SignalEmitter, didDisappear: SignalEmitter) {
-        lock {
-            if let lifecycle { return lifecycle }
+        withState { state in
+            if let lifecycle = state.lifecycle { return lifecycle }
             let made = (SignalEmitter(label: name + ".didAppear"), SignalEmitter(label: name + ".didDisappear"))
-            lifecycle = made
+            state.lifecycle = made
             return made
         }
     }
 
     /// Sends `didAppear` or `didDisappear`, if anyone made them.
     func sendLifecycle(appeared: Bool) {
-        guard let lifecycle = lock({ lifecycle }) else { return }
+        guard let lifecycle = withState({ $0.lifecycle }) else { return }
         (appeared ? lifecycle.didAppear : lifecycle.didDisappear).send()
     }
 
     /// Detaches the node from its parent when it leaves the tree.
     func detach() {
         _ = id  // Keep the path it had in its tree.
-        lock { parent = nil }
-    }
-
-    private func lock<Result>(_ body: () -> Result) -> Result {
-        guard let host else { return body() }
-        return host.tree.withLock { _ in body() }
+        withState { $0.parent = nil }
     }
 
     /// Whether the component is visible.
     public var isVisible: Bool {
-        host?.tree.withLock { _ in isVisibleNow } ?? false
+        host?.tree.withLock { $0[self].isVisible } ?? false
     }
 
     /// The component, as mounted.
@@ -128,20 +115,13 @@ public final class ComponentNode: @unchecked Sendable, CustomStringConvertible {
 
     /// The parent node, or `nil` for the root.
     public var parentNode: ComponentNode? {
-        parent
+        withState { $0.parent }
     }
 
     /// The child nodes: static children in declaration order, then created ones in creation
     /// order, field by field.
     public var children: [ComponentNode] {
-        host?.tree.withLock { _ in orderedChildren } ?? []
-    }
-
-    /// Under the host's lock.
-    var orderedChildren: [ComponentNode] {
-        layout.fields.indices.flatMap { index in
-            staticChildren[index].map { [$0] } ?? slotChildren[index]?.order ?? []
-        }
+        host?.tree.withLock { $0[self].orderedChildren(of: layout) } ?? []
     }
 
     /// Whether this node is `ancestor` or one of its descendants.
@@ -149,7 +129,7 @@ public final class ComponentNode: @unchecked Sendable, CustomStringConvertible {
         var node: ComponentNode? = self
         while let current = node {
             if current === ancestor { return true }
-            node = current.parent
+            node = current.parentNode
         }
         return false
     }
@@ -162,6 +142,46 @@ public final class ComponentNode: @unchecked Sendable, CustomStringConvertible {
     /// `ComponentNode(AppComponent/auth/logIn, visible)`.
     public var description: String {
         "ComponentNode(\(id)\(isVisible ? ", visible" : ""))"
+    }
+}
+
+/// What the host's lock guards of one node.
+struct NodeState {
+    /// Strong, and cleared when the node leaves its tree: a weak reference would give every
+    /// node a side table, and make every retain and release of it slower.
+    var parent: ComponentNode?
+    /// Child nodes of component fields, by field index.
+    var staticChildren: [Int: ComponentNode] = [:]
+    /// Child nodes of dynamic and instance fields, by field index.
+    var slotChildren: [Int: SlotChildren] = [:]
+    var isVisible = false
+    /// The children this node showed when it appeared, hidden when it disappears.
+    var shownChildren: [ComponentNode] = []
+    var isBound = false
+    /// The emitters and stores the component owns (the ownership check).
+    var ownedIdentities: [ObjectIdentifier] = []
+    /// Made on first use: most nodes are never observed.
+    var lifecycle: (didAppear: SignalEmitter, didDisappear: SignalEmitter)?
+    var cachedID: String?
+
+    init(parent: ComponentNode?) {
+        self.parent = parent
+    }
+
+    /// The child nodes: static children in declaration order, then created ones in creation
+    /// order, field by field.
+    func orderedChildren(of layout: ComponentLayout) -> [ComponentNode] {
+        layout.fields.indices.flatMap { index in
+            staticChildren[index].map { [$0] } ?? slotChildren[index]?.order ?? []
+        }
+    }
+}
+
+extension HostCore.Tree {
+    /// The guarded state of `node`: reachable only with the tree, that is, under the host's lock.
+    subscript(node: ComponentNode) -> NodeState {
+        get { node.guarded }
+        _modify { yield &node.guarded }
     }
 }
 

@@ -9,7 +9,8 @@ import Synchronization
 /// ``DeliveryStateMachine``: the thread that sends while nobody delivers delivers at once, on its
 /// own stack; a value sent while somebody delivers (another thread, or a handler sending again)
 /// is queued, and the thread delivering delivers it, in send order, before its own `send`
-/// returns. Two consequences that every operator relies on:
+/// returns (after a thousand such values in one go, it hands the rest to a task instead: see
+/// "No thread is kept delivering forever" there). Two consequences that every operator relies on:
 /// - a handler is never called concurrently with itself, nor with any other handler of the same
 ///   emitter, and every handler sees the values in the same order;
 /// - no thread ever waits for a delivery: a reentrant or concurrent send cannot deadlock.
@@ -17,11 +18,11 @@ import Synchronization
 /// ## Registry
 /// Entries live in a contiguous array, in subscription order. Cancelling leaves a tombstone
 /// (amortized O(1)); the array is compacted once tombstones outnumber live entries. A delivery
-/// iterates a snapshot of the array (a retain, no copy), taken under the word's lock; a
-/// subscription or cancellation during a delivery finds the buffer shared and copies it, so the
-/// delivery is undisturbed. The snapshot is released before the role is given up, and the next
-/// writer takes the lock after that, so its in-place writes happen after every read of the
-/// delivery (the word's release and acquire order them, visibly to ThreadSanitizer).
+/// iterates a snapshot of the array (a retain, no copy), taken under the lock; a subscription or
+/// cancellation during a delivery finds the buffer shared and copies it, so the delivery is
+/// undisturbed. The snapshot is released before the role is given up (under the lock), and the
+/// next writer takes the lock after that, so its in-place writes happen after every read of the
+/// delivery, visibly to ThreadSanitizer (which cannot see reference counts).
 ///
 /// ## Cancellation during a delivery
 /// `cancellations` counts cancellations. The delivery loop compares it with the count it saw
@@ -29,10 +30,10 @@ import Synchronization
 /// case costs one load per handler from a cache line the loop already holds.
 ///
 /// ## Locks
-/// The bookkeeping (handlers, queue, last values) is guarded by the lock bit of the delivery
-/// word, held for a few instructions and never while user code runs: handlers are called after
-/// it is released, and values and closures it replaces are released after it too (a deinit is
-/// user code).
+/// The bookkeeping (the delivery state, handlers, queue, last values) is guarded by one
+/// ``LockedState``, held for a few instructions and never while user code runs: handlers are
+/// called after it is released, and values and closures it replaces are released after it too (a
+/// deinit is user code).
 @usableFromInline
 package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `books` under the word's lock.
     @usableFromInline
@@ -54,6 +55,7 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
     struct Books {
         @usableFromInline var entries: ContiguousArray<Entry?> = []
         @usableFromInline var tombstones = 0
+        @usableFromInline var delivery = DeliveryState()
         /// Values sent while a delivery was in progress, in send order.
         @usableFromInline var queue: Deque<Value> = []
         /// Current values owed to subscribers that asked for one (``Emitters/WithCurrent``) while
@@ -69,8 +71,7 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
         init() {}
     }
 
-    @usableFromInline let word = DeliveryWord()
-    @exclusivity(unchecked) @usableFromInline var books = Books()
+    @usableFromInline let books = LockedState(Books())
     /// Incremented (under the lock) after a token is marked cancelled.
     @usableFromInline let cancellations = Atomic<UInt>(0)
     /// The number of live handlers, readable without the lock.
@@ -108,32 +109,47 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
         // gives the role up.
         var replacedSent: Value?
         var replacedDelivered: Value?
-        let (state, action) = word.apply(DeliveryStateMachine.send)
-        if remembersValues {
-            replacedSent = value
-            swap(&books.lastSent, &replacedSent)
-        }
-        if action == .deliverNow {
-            do {
+        do {
+            let start: Start = books.withLock { books in
                 if remembersValues {
-                    replacedDelivered = value
-                    swap(&books.lastDelivered, &replacedDelivered)
+                    replacedSent = value
+                    swap(&books.lastSent, &replacedSent)
                 }
-                let entries = books.entries
-                let epoch = cancellations.load(ordering: .relaxed)
-                word.store(DeliveryStateMachine.startedDelivering(state))
-                replacedSent = nil
-                replacedDelivered = nil
-                deliver(value, to: entries, epoch: epoch)
+                switch DeliveryStateMachine.send(&books.delivery) {
+                case .deliverNow:
+                    if remembersValues {
+                        replacedDelivered = value
+                        swap(&books.lastDelivered, &replacedDelivered)
+                    }
+                    return .deliver(books.entries, epoch: cancellations.load(ordering: .relaxed))
+                default:
+                    books.queue.append(value)
+                    return DeliveryStateMachine.enqueued(&books.delivery) == .drain ? .drain : .queued
+                }
             }
-            finish()
-            return
+            replacedSent = nil
+            replacedDelivered = nil
+            switch start {
+            case .deliver(let entries, let epoch):
+                deliver(value, to: entries, epoch: epoch)
+            case .drain:
+                break
+            case .queued:
+                return  // the thread delivering delivers it
+            }
         }
-        books.queue.append(value)
-        let (next, then) = DeliveryStateMachine.enqueued(state)
-        word.store(next)
-        replacedSent = nil
-        if then == .drain { finish() }
+        finish()
+    }
+
+    /// What a send does after unlocking.
+    @usableFromInline
+    enum Start {
+        /// It took the role: deliver the value to these entries, then the queue.
+        case deliver(ContiguousArray<Entry?>, epoch: UInt)
+        /// It queued the value and took the role: deliver the queue.
+        case drain
+        /// It queued the value; the thread delivering delivers it.
+        case queued
     }
 
     /// Calls every live handler of `entries` with `value`. No lock is held.
@@ -163,14 +179,17 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
     @inlinable
     func finish() {
         while true {
-            let (state, action) = word.apply(DeliveryStateMachine.finish)
-            guard action == .takeNext else { return }
             // `next` (and the snapshot in it) is released at the end of each turn, before the
-            // role is given up at the top of the next.
+            // role is given up at the top of the next (under the lock).
             var replaced: Value?
-            let next = nextDelivery(replacing: &replaced)
-            word.store(DeliveryStateMachine.tookNext(state, queueIsEmpty: books.queue.isEmpty && books.replays.isEmpty))
+            let next: Next?? = books.withLock { books in
+                guard DeliveryStateMachine.finish(&books.delivery) == .takeNext else { return nil }
+                let next = nextDelivery(&books, replacing: &replaced)
+                DeliveryStateMachine.tookNext(&books.delivery, queueIsEmpty: books.queue.isEmpty && books.replays.isEmpty)
+                return .some(next)
+            }
             replaced = nil  // released outside the lock (a deinit is user code)
+            guard let next else { return }
             switch next {
             case .broadcast(let value, let entries, let epoch)?:
                 deliver(value, to: entries, epoch: epoch)
@@ -187,7 +206,7 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
     /// - Parameter replaced: Receives the value this delivery replaces as the last delivered,
     ///   for the caller to release after unlocking.
     @inlinable
-    func nextDelivery(replacing replaced: inout Value?) -> Next? {
+    func nextDelivery(_ books: inout Books, replacing replaced: inout Value?) -> Next? {
         // `isEmpty` first: popping is a mutation, which checks the deque's uniqueness.
         while !books.replays.isEmpty {
             let (value, token) = books.replays.removeFirst()
@@ -211,16 +230,16 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
     /// releasing it. Never calls a handler, so it is safe under any lock.
     @inlinable
     package func enqueue(_ value: Value) {
-        let (state, _) = word.apply(DeliveryStateMachine.lock)
-        books.queue.append(value)
-        word.store(DeliveryStateMachine.enqueuedForLater(state))
+        books.withLock { books in
+            books.queue.append(value)
+            DeliveryStateMachine.enqueuedForLater(&books.delivery)
+        }
     }
 
     /// Delivers what ``enqueue(_:)`` queued, unless another thread is delivering (then it will).
     @inlinable
     package func deliverBacklog() {
-        let (_, action) = word.apply(DeliveryStateMachine.claim)
-        if action == .drain { finish() }
+        if books.withLock({ DeliveryStateMachine.claim(&$0.delivery) == .drain }) { finish() }
     }
 
     /// Whether any handler is registered; a relaxed read, without the lock.
@@ -251,24 +270,20 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
         let token = Token(core: self) { core, token in
             unsafeDowncast(core, to: EmitterCore<Value>.self).remove(token)
         }
-        let (state, _) = word.apply(DeliveryStateMachine.lock)
-        token.index = books.entries.count
-        books.entries.append(Entry(handler: handler, token: token))
-        live.add(1, ordering: .relaxed)
-        whileRegistering?(books.lastDelivered)
-        guard replayCurrent, let current = books.lastDelivered else {
-            word.store(state.without(.locked))
-            return token
-        }
-        let (next, action) = DeliveryStateMachine.replay(state)
-        if action == .deliverNow {
-            word.store(next.without(.locked))
-            handler(current)
-            finish()
-        } else {
+        let replay: Value? = books.withLock { books in
+            token.index = books.entries.count
+            books.entries.append(Entry(handler: handler, token: token))
+            live.add(1, ordering: .relaxed)
+            whileRegistering?(books.lastDelivered)
+            guard replayCurrent, let current = books.lastDelivered else { return nil }
+            if DeliveryStateMachine.replay(&books.delivery) == .deliverNow { return current }
             // Owed before anything queued: the current value is older than the backlog.
             books.replays.append((current, token))
-            word.store(next.without(.locked))
+            return nil
+        }
+        if let replay {
+            handler(replay)
+            finish()
         }
         return token
     }
@@ -280,23 +295,19 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
     func remove(_ token: Token) {
         // The removed handler (and, after compaction, the old array) is released after the lock
         // is dropped: releasing a closure can run a deinit, which is user code.
-        var removed: Entry?
-        var compacted: ContiguousArray<Entry?>?
-        let (state, _) = word.apply(DeliveryStateMachine.lock)
-        let index = token.index
-        if index < books.entries.count, let entry = books.entries[index], entry.token === token {
-            removed = entry
+        let released: (Entry?, ContiguousArray<Entry?>?) = books.withLock { books in
+            let index = token.index
+            guard index < books.entries.count, let entry = books.entries[index], entry.token === token else {
+                return (nil, nil)
+            }
             books.entries[index] = nil
             books.tombstones += 1
             live.subtract(1, ordering: .relaxed)
             cancellations.add(1, ordering: .releasing)
-            if books.tombstones > 16, books.tombstones * 2 > books.entries.count {
-                compacted = Self.compact(&books)
-            }
+            guard books.tombstones > 16, books.tombstones * 2 > books.entries.count else { return (entry, nil) }
+            return (entry, Self.compact(&books))
         }
-        word.store(state.without(.locked))
-        _ = removed
-        _ = compacted
+        _ = released
     }
 
     /// Drops the tombstones, keeping order, and renumbers the tokens.
@@ -320,10 +331,7 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
     /// Runs `body` on the bookkeeping, under the lock. `body` must not call user code.
     @inlinable
     func inspect<Result>(_ body: (Books) -> Result) -> Result {
-        let (state, _) = word.apply(DeliveryStateMachine.lock)
-        let result = body(books)
-        word.store(state.without(.locked))
-        return result
+        books.withLock { body($0) }
     }
 
     /// The number of live handlers.

@@ -23,7 +23,7 @@ import Synchronization
 /// reaches it, and it is released then. A handler usually captures its owner weakly: the owner
 /// keeps the relay.
 @usableFromInline
-package final class Relay<Event: Sendable>: @unchecked Sendable {  // `books` under the word's lock.
+package final class Relay<Event: Sendable>: @unchecked Sendable {  // State under `books`' lock.
     /// Where a relay handles events.
     @usableFromInline
     package enum Running: Sendable {
@@ -40,13 +40,28 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // `books` un
 
     @usableFromInline
     struct Books {
+        @usableFromInline var delivery = DeliveryState()
+        /// Events not handled yet, in the order they were sent.
         @usableFromInline var queue: Deque<Event> = []
         /// Set by ``start(_:)``; dropped by ``stop()``.
         @usableFromInline var handler: (@Sendable (Event) -> Void)?
+
+        @inlinable
+        init() {}
     }
 
-    @usableFromInline let word = DeliveryWord()
-    @exclusivity(unchecked) @usableFromInline var books = Books()
+    @usableFromInline let books = LockedState(Books())
+
+    /// What a send does after unlocking.
+    @usableFromInline
+    enum Start {
+        /// It took the role: handle the event, then the queue.
+        case handle((@Sendable (Event) -> Void)?)
+        /// It queued the event and took the role: handle the queue.
+        case drain
+        /// It queued the event; the thread handling events handles it.
+        case queued
+    }
     @usableFromInline let running: Running
     /// The thread handling events now, or 0.
     @usableFromInline let handlingThread = Atomic<UInt>(0)
@@ -59,45 +74,49 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // `books` un
     /// Sets the handler. Call it once.
     @usableFromInline
     package func start(_ handler: @escaping @Sendable (Event) -> Void) {
-        let (state, _) = word.apply(DeliveryStateMachine.lock)
-        precondition(books.handler == nil, "Relay.start called twice")
-        books.handler = handler
-        word.store(DeliveryStateMachine.unlocked(state))
+        books.withLock { books in
+            precondition(books.handler == nil, "Relay.start called twice")
+            books.handler = handler
+        }
     }
 
     /// Stops handling events: once it has returned, no event handled afterwards reaches the
-    /// handler (an event being handled at that moment finishes). Idempotent.
+    /// handler (an event being handled at that moment finishes), and the handler is released.
+    /// Idempotent.
     @usableFromInline
     package func stop() {
-        let (state, _) = word.apply(DeliveryStateMachine.lock)
-        var dropped = books.handler
-        books.handler = nil
-        word.store(DeliveryStateMachine.unlocked(state))
-        dropped = nil  // released after the lock: a closure's deinit is user code
-        _ = dropped
+        let dropped = books.withLock { books in
+            defer { books.handler = nil }
+            return books.handler
+        }
+        _ = dropped  // released after the lock: a closure's deinit is user code
     }
 
     /// Handles `event` after every event sent before it.
     @inlinable
     package func send(_ event: Event) {
-        let state: DeliveryState
         if case .inline = running {
-            let (taken, action) = word.apply(DeliveryStateMachine.send)
-            if action == .deliverNow {
-                let handler = books.handler
-                word.store(DeliveryStateMachine.startedDelivering(taken))
-                handle(event, with: handler)
-                finish()
-                return
+            let start: Start = books.withLock { books in
+                if DeliveryStateMachine.send(&books.delivery) == .deliverNow { return .handle(books.handler) }
+                books.queue.append(event)
+                return DeliveryStateMachine.enqueued(&books.delivery) == .drain ? .drain : .queued
             }
-            state = taken
-        } else {
-            state = word.apply(DeliveryStateMachine.lock).0
+            switch start {
+            case .handle(let handler):
+                if let handler { handle(event, with: handler) }
+                finish()
+            case .drain:
+                finish()
+            case .queued:
+                break  // the thread handling events handles it
+            }
+            return
         }
-        books.queue.append(event)
-        let (next, action) = DeliveryStateMachine.enqueued(state)
-        word.store(next)
-        if action == .drain { drainHere() }
+        let drain = books.withLock { books in
+            books.queue.append(event)
+            return DeliveryStateMachine.enqueued(&books.delivery) == .drain
+        }
+        if drain { drainHere() }
     }
 
     /// Queues `event` without handling it: for a caller that orders events by a lock of its own
@@ -105,17 +124,17 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // `books` un
     /// releasing it. Never calls the handler, so it is safe under any lock.
     @inlinable
     package func enqueue(_ event: Event) {
-        let (state, _) = word.apply(DeliveryStateMachine.lock)
-        books.queue.append(event)
-        word.store(DeliveryStateMachine.enqueuedForLater(state))
+        books.withLock { books in
+            books.queue.append(event)
+            DeliveryStateMachine.enqueuedForLater(&books.delivery)
+        }
     }
 
     /// Handles what ``enqueue(_:)`` queued, unless events are being handled (then they will be).
-    @inlinable
     @usableFromInline
     package func drain() {
-        let (_, action) = word.apply(DeliveryStateMachine.claim)
-        if action == .drain { drainHere() }
+        let drain = books.withLock { DeliveryStateMachine.claim(&$0.delivery) == .drain }
+        if drain { drainHere() }
     }
 
     /// Whether the current thread is handling this relay's events (its handler is running here).
@@ -125,10 +144,7 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // `books` un
 
     /// The number of events queued and not handled yet.
     package var backlog: Int {
-        _ = word.apply(DeliveryStateMachine.lock)
-        let count = books.queue.count
-        word.store(DeliveryStateMachine.unlocked(word.current))
-        return count
+        books.withLock { $0.queue.count }
     }
 
     // MARK: Handling
@@ -145,8 +161,7 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // `books` un
 
     /// Calls `handler` (taken under the lock with the event) without the lock.
     @inlinable
-    func handle(_ event: Event, with handler: (@Sendable (Event) -> Void)?) {
-        guard let handler else { return }
+    func handle(_ event: Event, with handler: @Sendable (Event) -> Void) {
         handlingThread.store(ThreadIdentity.current, ordering: .relaxed)
         handler(event)
         handlingThread.store(0, ordering: .relaxed)
@@ -156,12 +171,14 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // `books` un
     @usableFromInline
     func finish() {
         while true {
-            let (state, action) = word.apply(DeliveryStateMachine.finish)
-            guard action == .takeNext else { return }
-            let event = books.queue.removeFirst()
-            let handler = books.handler
-            word.store(DeliveryStateMachine.tookNext(state, queueIsEmpty: books.queue.isEmpty))
-            handle(event, with: handler)
+            let next: (Event, (@Sendable (Event) -> Void)?)? = books.withLock { books in
+                guard DeliveryStateMachine.finish(&books.delivery) == .takeNext else { return nil }
+                let event = books.queue.removeFirst()
+                DeliveryStateMachine.tookNext(&books.delivery, queueIsEmpty: books.queue.isEmpty)
+                return (event, books.handler)
+            }
+            guard let (event, handler) = next else { return }
+            if let handler { handle(event, with: handler) }
         }
     }
 }

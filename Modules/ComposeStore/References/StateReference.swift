@@ -1,4 +1,3 @@
-@_spi(Reflection) import Swift
 import ComposeEmitters
 import ComposeMachinery
 
@@ -74,8 +73,8 @@ enum ReferenceScanner {
 
     /// The layout of `State`'s reference properties, or `nil` if it has none.
     ///
-    /// The stored properties and their offsets come from the runtime's type metadata (the
-    /// standard library's reflection SPI, which `Mirror` is built on); for a type it cannot
+    /// The stored properties and their offsets come from `FieldLayout` (the runtime's type
+    /// metadata, nested structs included up to `FieldLayout.maximumDepth`); for a type it cannot
     /// describe (a class, say), `Mirror` on `state` tells whether it has any.
     static func layout<State>(of state: State) -> ReferenceLayout? {
         let type = ObjectIdentifier(State.self)
@@ -86,42 +85,20 @@ enum ReferenceScanner {
     }
 
     private static func findLayout<State>(of state: State) -> ReferenceLayout? {
-        if Mirror(reflecting: state).displayStyle == .struct {
+        if FieldLayout.of(State.self).isStruct {
             var fields: [(offset: Int, type: any StateReference.Type)] = []
-            if collectReferences(in: State.self, offset: 0, depth: 0, into: &fields) {
-                guard !fields.isEmpty else { return nil }
-                return ReferenceLayout(fields: fields, words: referenceWords(fields))
+            FieldLayout.walk(State.self) { field, offset, _ in
+                if let reference = field.type as? any StateReference.Type {
+                    fields.append((offset, reference))
+                    return false
+                }
+                return field.isStruct
             }
+            guard !fields.isEmpty else { return nil }
+            return ReferenceLayout(fields: fields, words: referenceWords(fields))
         }
         let hasReferences = Mirror(reflecting: state).children.contains { $0.value is any StateReference }
         return hasReferences ? ReferenceLayout(fields: nil, words: []) : nil
-    }
-
-    /// Appends the reference properties of the struct `type`, stored at `offset`, to `fields`;
-    /// returns `false` if the runtime cannot describe its fields. Not generic: Swift 6.3
-    /// crashes compiling this closure in a generic context.
-    private static func collectReferences(
-        in type: Any.Type,
-        offset base: Int,
-        depth: Int,
-        into fields: inout [(offset: Int, type: any StateReference.Type)]
-    ) -> Bool {
-        var nested: [(type: Any.Type, offset: Int)] = []
-        let described = _forEachField(of: type, options: []) { _, offset, fieldType, kind in
-            if let reference = fieldType as? any StateReference.Type {
-                fields.append((base + offset, reference))
-            } else if kind == .struct {
-                nested.append((fieldType, base + offset))
-            }
-            return true
-        }
-        guard described else { return false }
-        // A nested struct the runtime cannot describe, or nested very deep, holds no reference
-        // we can find.
-        for field in nested where depth < 8 {
-            _ = collectReferences(in: field.type, offset: field.offset, depth: depth + 1, into: &fields)
-        }
-        return true
     }
 
     private static func referenceWords(_ fields: [(offset: Int, type: any StateReference.Type)]) -> [Range<Int>] {

@@ -1,0 +1,82 @@
+import ComposeEmitters
+import ComposeMachinery
+import ComposeRouting
+import Foundation
+
+// Visibility: which nodes are visible, and appearing and disappearing in order.
+
+extension HostCore {
+    /// The children of a visible `node` that are visible (see ``ComponentHost``'s
+    /// "Visibility"): a router component shows its top route; a component that navigates
+    /// through an `@EnclosingRouter` shows its children only when they are routed; any other
+    /// component shows all its children.
+    func visibleChildren(of node: ComponentNode) -> [ComponentNode] {
+        if let router = node.router {
+            guard let top = router.routes.last, let target = resolveNode(top, on: router), target !== node else {
+                return []
+            }
+            return [target]
+        }
+        if node.layout.hasEnclosingRouter { return [] }
+        return tree.withLock { $0[node].orderedChildren(of: node.layout) }
+    }
+
+    /// Makes `node` and what it shows visible, parents first.
+    func show(_ node: ComponentNode) {
+        let appeared = tree.withLock { tree -> Bool in
+            guard tree[node].isBound, !tree[node].isVisible else { return false }
+            tree[node].isVisible = true
+            return true
+        }
+        guard appeared else { return }
+        EventLog.record(.lifecycle, source: node.id, payload: "didAppear")
+        node.sendLifecycle(appeared: true)
+        let children = visibleChildren(of: node)
+        tree.withLock { $0[node].shownChildren = children }
+        for child in children { show(child) }
+    }
+
+    /// Makes `node` and what it showed invisible, children first.
+    func hide(_ node: ComponentNode) {
+        let children: [ComponentNode]? = tree.withLock { tree in
+            guard tree[node].isVisible else { return nil }
+            defer { tree[node].shownChildren = [] }
+            return tree[node].shownChildren
+        }
+        guard let children else { return }
+        for child in children.reversed() { hide(child) }
+        tree.withLock { $0[node].isVisible = false }
+        EventLog.record(.lifecycle, source: node.id, payload: "didDisappear")
+        node.sendLifecycle(appeared: false)
+    }
+
+    /// `node` is visible; `child` has just joined what it shows (a created component, a new
+    /// top route).
+    func reveal(_ child: ComponentNode, in node: ComponentNode) {
+        tree.withLock { $0[node].shownChildren.append(child) }
+        show(child)
+    }
+
+    /// `child` leaves what `node` shows.
+    func conceal(_ child: ComponentNode, in node: ComponentNode) {
+        hide(child)
+        tree.withLock { $0[node].shownChildren.removeAll { $0 === child } }
+    }
+
+    /// Makes a node visible by hand (the `.manual` policy of a view adapter), in order with
+    /// the tree's other changes.
+    func setVisible(_ node: ComponentNode, _ visible: Bool) {
+        send(.setVisible(node, visible))
+    }
+
+    func applyVisibility(_ node: ComponentNode, _ visible: Bool) {
+        let changed = tree.withLock { tree -> Bool in
+            guard tree[node].isBound, tree[node].isVisible != visible else { return false }
+            tree[node].isVisible = visible
+            return true
+        }
+        guard changed else { return }
+        EventLog.record(.lifecycle, source: node.id, payload: visible ? "didAppear" : "didDisappear")
+        node.sendLifecycle(appeared: visible)
+    }
+}
