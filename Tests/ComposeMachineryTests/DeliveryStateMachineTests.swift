@@ -1,13 +1,21 @@
 import ComposeMachinery
 import Testing
 
-/// The delivery protocol, driven synchronously: each test plays the steps of several threads in
-/// one interleaving (each step is what a thread does under the owner's lock), and checks what
-/// each thread is told to do. A small model (`Simulation`) keeps the queue and the values
-/// delivered, so a test checks the outcome too: every value delivered once, in send order, by one
-/// thread at a time, and the state idle at the end.
+/// The delivery protocol, driven synchronously.
+///
+/// The first tests play single transitions. The others run ``DeliveryModel``: threads, written as
+/// the steps an emitter's threads take (a send under the lock, giving the role up without it, one
+/// handler call, ...), explored in *every* interleaving of those steps, with the queue, the
+/// subscribers and their handlers modelled beside the machine. Each interleaving is checked for
+/// what the emitters promise: one thread at a time holds the role; every value reaches every
+/// subscriber once, in the same order for all, each sender's values in send order; a reentrant
+/// send is queued, never nested; a subscriber cancelled during a delivery is not called for the
+/// rest of it, and no send that starts after a cancellation reaches it; at the end nobody holds
+/// the role and nothing waits.
 @Suite struct DeliveryStateMachineTests {
     typealias Machine = DeliveryStateMachine
+
+    // MARK: Transitions
 
     @Test func aSendWhileIdleDeliversAtOnceAndGivesTheRoleUp() {
         var state = DeliveryState.idle
@@ -17,179 +25,361 @@ import Testing
         #expect(state == .idle)
     }
 
-    /// Two threads: A delivers, B sends meanwhile. B queues and returns at once; A delivers B's
-    /// value before it gives the role up.
-    @Test func concurrentSendersQueueBehindTheDeliveringThread() {
-        var simulation = Simulation()
-        simulation.send("a", by: "A")                // A takes the role and starts delivering
-        simulation.send("b", by: "B")                // B finds A delivering: queues, and is done
-        #expect(simulation.lastAction(of: "B") == .done)
-        simulation.finishDelivery(by: "A")          // A finishes "a", then takes "b"
-        #expect(simulation.log == ["a by A", "b by A"])
-        #expect(simulation.state == .idle)
+    @Test func aSendWhileDeliveringIsCountedAndQueued() {
+        var state = DeliveryState(isDelivering: true)
+        #expect(Machine.send(&state) == .enqueue)
+        #expect(state == DeliveryState(isDelivering: true, pending: 1))
+        #expect(Machine.finish(&state) == .takeNext)
+        #expect(Machine.tookNext(&state) == .deliverNow)
+        #expect(Machine.finish(&state) == .idle)
     }
 
-    /// A handler of A sends again (a reentrant send, on A's thread): queued, delivered by A
-    /// right after the current value, never nested.
-    @Test func aReentrantSendIsDeliveredAfterTheCurrentValue() {
-        var simulation = Simulation()
-        simulation.send("outer", by: "A")
-        simulation.send("inner", by: "A")            // from the handler: somebody (A) delivers
-        #expect(simulation.log == ["outer by A"])
-        simulation.finishDelivery(by: "A")
-        #expect(simulation.log == ["outer by A", "inner by A"])
-        #expect(simulation.state == .idle)
-    }
-
-    /// A store queues under its own lock (for commit order) and claims after: a sender that
-    /// arrives in between queues behind the commit's value, so order is kept, and whoever
-    /// claims first delivers both.
-    @Test func valuesQueuedForLaterKeepTheirOrderAgainstASender() {
-        var simulation = Simulation()
-        simulation.enqueueForLater("commit 1", by: "S")
-        simulation.send("sent", by: "B")             // values wait: B queues behind them, and drains
-        #expect(simulation.lastAction(of: "B") == .drain)
-        simulation.finishDelivery(by: "B")
-        simulation.claim(by: "S")                   // nothing left: S is done
-        #expect(simulation.lastAction(of: "S") == .done)
-        #expect(simulation.log == ["commit 1 by B", "sent by B"])
-        #expect(simulation.state == .idle)
+    /// A value queued for later (a store's notice) is not delivered until claimed, and a sender
+    /// that arrives meanwhile queues behind it and takes the role: nothing overtakes it.
+    @Test func aSendBehindValuesQueuedForLaterQueuesAndTakesTheRole() {
+        var state = DeliveryState.idle
+        #expect(Machine.enqueuedForLater(&state) == .done)
+        #expect(state.description == "pending 1")
+        #expect(Machine.send(&state) == .drain)
+        #expect(state == DeliveryState(isDelivering: true, pending: 2))
     }
 
     @Test func claimingWithNothingQueuedOrSomebodyDeliveringDoesNothing() {
         var idle = DeliveryState.idle
         #expect(Machine.claim(&idle) == .done)
-        var busy = DeliveryState(isDelivering: true, hasPending: true)
+        var busy = DeliveryState(isDelivering: true, pending: 1)
         #expect(Machine.claim(&busy) == .done)
-        var waiting = DeliveryState(isDelivering: false, hasPending: true)
+        var waiting = DeliveryState(pending: 1)
         #expect(Machine.claim(&waiting) == .drain)
         #expect(waiting.isDelivering)
     }
 
-    /// A subscriber that asks for the current value gets it at once when nothing is delivering,
-    /// and queued first otherwise.
-    @Test func aReplayIsDeliveredAtOnceOrQueued() {
-        var idle = DeliveryState.idle
-        #expect(Machine.replay(&idle) == .deliverNow)
-        var busy = DeliveryState(isDelivering: true)
-        #expect(Machine.replay(&busy) == .enqueue)
-        #expect(busy.hasPending)
-    }
-
-    /// A value queued while nobody delivers (`enqueued` with the role free) makes the queuing
-    /// thread the deliverer: nothing is ever left in the queue with nobody to deliver it.
-    @Test func aValueQueuedWithTheRoleFreeIsDeliveredByTheThreadThatQueuedIt() {
-        var state = DeliveryState(isDelivering: false, hasPending: true)
-        #expect(Machine.send(&state) == .enqueue)
-        #expect(Machine.enqueued(&state) == .drain)
+    /// The word's packing keeps the role and the count apart at any count.
+    @Test func theStateKeepsTheRoleAndTheCountApart() {
+        var state = DeliveryState(isDelivering: true, pending: Int(UInt32.max))
+        state.pending -= 1
         #expect(state.isDelivering)
+        state.isDelivering = false
+        #expect(state.pending == Int(UInt32.max) - 1)
     }
 
-    /// Every interleaving of three senders sending two values each (a sender told to deliver,
-    /// or to drain, finishes before it sends again): every value is delivered exactly once,
-    /// each sender's in its order, by one thread at a time, and the state ends idle.
-    @Test func everyInterleavingOfThreeSendersDeliversEachValueOnce() {
-        let senders = ["A", "B", "C"]
-        var interleavings = 0
-        func explore(_ simulation: Simulation, _ remaining: [String: Int]) {
-            let ready = senders.filter { (remaining[$0] ?? 0) > 0 }
-            if ready.isEmpty {
-                var simulation = simulation
-                for sender in senders { simulation.finishDelivery(by: sender) }
-                #expect(simulation.state == .idle)
-                let values = simulation.delivered
-                #expect(values.sorted() == ["A0", "A1", "B0", "B1", "C0", "C1"])
-                for sender in senders {
-                    #expect(values.filter { $0.hasPrefix(sender) } == [sender + "0", sender + "1"])
-                }
-                interleavings += 1
-                return
-            }
-            for sender in ready {
-                var next = simulation
-                var left = remaining
-                let index = 2 - left[sender]!
-                left[sender]! -= 1
-                next.finishDelivery(by: sender)
-                next.send("\(sender)\(index)", by: sender)
-                explore(next, left)
-            }
+    /// The atomic word applies the same transitions.
+    @Test func theWordAppliesTransitions() {
+        let word = DeliveryWord()
+        #expect(word.apply(Machine.send) == .deliverNow)
+        #expect(word.apply(Machine.send) == .enqueue)
+        let middle = word.state
+        #expect(middle == DeliveryState(isDelivering: true, pending: 1))
+        #expect(word.apply(Machine.claim) == .done)
+        #expect(word.apply(Machine.finish) == .takeNext)
+        #expect(word.apply(Machine.tookNext) == .deliverNow)
+        #expect(word.apply(Machine.finish) == .idle)
+        let end = word.state
+        let delivering = word.isDelivering
+        #expect(end == .idle)
+        #expect(!delivering)
+    }
+
+    // MARK: Every interleaving
+    //
+    // Each test expects the exact number of distinct interleavings of its threads' steps: it
+    // shows that the exploration is exhaustive, and changes only when the protocol's steps do.
+
+    /// Three threads send at once, to two subscribers.
+    @Test func concurrentSenders() {
+        let model = DeliveryModel(
+            threads: ["A": [.send("a")], "B": [.send("b")], "C": [.send("c")]],
+            subscribers: 2
+        )
+        let report = model.exploreEveryInterleaving()
+        #expect(report.failures == [])
+        #expect(report.interleavings == 150)
+    }
+
+    /// Two threads send two values each: each thread's values arrive in its order.
+    @Test func concurrentSendersKeepTheirOwnOrder() {
+        let model = DeliveryModel(
+            threads: ["A": [.send("a1"), .send("a2")], "B": [.send("b1"), .send("b2")]],
+            subscribers: 1
+        )
+        let report = model.exploreEveryInterleaving()
+        #expect(report.failures == [])
+        #expect(report.interleavings == 82)
+    }
+
+    /// A handler sends again while another thread sends: the reentrant value is queued (never
+    /// delivered inside the handler that sent it) and delivered once.
+    @Test func reentrantSends() {
+        var model = DeliveryModel(
+            threads: ["A": [.send("a")], "B": [.send("b")]],
+            subscribers: 2
+        )
+        model.handlerOfFirstSubscriberSends = ["a": "a'", "b": "b'"]
+        let report = model.exploreEveryInterleaving()
+        #expect(report.failures == [])
+        #expect(report.interleavings == 18)
+    }
+
+    /// A store queues its commits under its own lock and claims them after: a plain sender
+    /// arriving in between never overtakes a commit queued before it, and nothing is stranded.
+    @Test func valuesQueuedForLaterAndClaimed() {
+        let model = DeliveryModel(
+            threads: [
+                "S": [.enqueueForLater("s1"), .claim, .enqueueForLater("s2"), .claim],
+                "B": [.send("b")],
+            ],
+            subscribers: 1
+        )
+        let report = model.exploreEveryInterleaving()
+        #expect(report.failures == [])
+        #expect(report.interleavings == 400)
+    }
+
+    /// Two stores and a sender.
+    @Test func valuesQueuedForLaterByTwoStoresAndASender() {
+        let model = DeliveryModel(
+            threads: [
+                "S": [.enqueueForLater("s1"), .claim],
+                "B": [.send("b")],
+                "T": [.enqueueForLater("t"), .claim],
+            ],
+            subscribers: 1
+        )
+        let report = model.exploreEveryInterleaving()
+        #expect(report.failures == [])
+        #expect(report.interleavings == 4504)
+    }
+
+    /// A thread cancels a subscriber while two others send, and a handler cancels the other
+    /// subscriber during its delivery.
+    @Test func cancellationDuringDelivery() {
+        var model = DeliveryModel(
+            threads: ["A": [.send("a")], "B": [.send("b")], "C": [.cancel(1)]],
+            subscribers: 3
+        )
+        model.handlerOfFirstSubscriberCancels = ["a": 2]
+        let report = model.exploreEveryInterleaving()
+        #expect(report.failures == [])
+        #expect(report.interleavings == 133)
+    }
+
+    /// The model catches a broken protocol: a `finish` that gives the role up with values
+    /// waiting strands them, and the exploration says so.
+    @Test func theModelCatchesAStrandedValue() {
+        var model = DeliveryModel(threads: ["A": [.send("a")], "B": [.send("b")]], subscribers: 1)
+        model.finish = { state in
+            state.isDelivering = false
+            return .idle
         }
-        explore(Simulation(), ["A": 2, "B": 2, "C": 2])
-        #expect(interleavings == 90)
+        let report = model.exploreEveryInterleaving()
+        #expect(report.failures.contains { $0.contains("left waiting") })
+    }
+
+    /// ... and a `send` that delivers at once while values wait overtakes them.
+    @Test func theModelCatchesAValueOvertakingTheQueue() {
+        var model = DeliveryModel(
+            threads: ["S": [.enqueueForLater("s"), .claim], "B": [.send("b")]],
+            subscribers: 1
+        )
+        model.send = { state in
+            if state.isDelivering {
+                state.pending += 1
+                return .enqueue
+            }
+            state.isDelivering = true
+            return .deliverNow
+        }
+        let report = model.exploreEveryInterleaving()
+        #expect(report.failures.contains { $0.contains("out of send order") })
     }
 }
 
-/// The state and what a driver keeps beside it, with threads named by strings; each call plays
-/// one thread's step, under the lock.
-struct Simulation {
-    typealias Machine = DeliveryStateMachine
-
-    private(set) var state = DeliveryState.idle
-    private var queue: [String] = []
-    private(set) var log: [String] = []
-    private var holder: String?
-    private var last: [String: DeliveryAction] = [:]
-
-    var delivered: [String] {
-        log.map { String($0.split(separator: " ")[0]) }
+/// Emitter threads as steps, explored in every interleaving. See ``DeliveryStateMachineTests``.
+///
+/// A step is what a thread does atomically: a transition applied under the owner's lock together
+/// with the queue change it asks for (`send`, `enqueueForLater`, `take`, `cancel`), a transition
+/// without the lock (`claim`, `finish`), or one handler call (`call`). A delivery is a snapshot of
+/// the live subscribers taken when the value is taken in hand, then one `call` step per
+/// subscriber, each skipped if the subscriber was cancelled since: the emitter core's loop.
+struct DeliveryModel {
+    enum Step: Equatable {
+        case send(String)
+        case enqueueForLater(String)
+        case claim
+        case finish
+        case take
+        case call(String, subscriber: Int)
+        case cancel(Int)
     }
 
-    func lastAction(of thread: String) -> DeliveryAction? {
-        last[thread]
+    struct Report {
+        var interleavings = 0
+        var failures: [String] = []
     }
 
-    mutating func send(_ value: String, by thread: String) {
-        switch Machine.send(&state) {
-        case .deliverNow:
-            take(by: thread)
-            log.append("\(value) by \(thread)")
-            last[thread] = .deliverNow
-        case .enqueue:
-            queue.append(value)
-            let then = Machine.enqueued(&state)
-            if then == .drain { take(by: thread) }
-            last[thread] = then
-        case let other:
-            preconditionFailure("\(other)")
+    var threads: [String: [Step]]
+    var subscribers: Int
+    /// The value the first subscriber's handler sends, reentrantly, when it gets a value.
+    var handlerOfFirstSubscriberSends: [String: String] = [:]
+    /// The subscriber the first subscriber's handler cancels when it gets a value.
+    var handlerOfFirstSubscriberCancels: [String: Int] = [:]
+    /// The `finish` transition, replaceable to check that the model catches a broken protocol.
+    var finish: (inout DeliveryState) -> DeliveryAction = DeliveryStateMachine.finish
+    /// The `send` transition, likewise.
+    var send: (inout DeliveryState) -> DeliveryAction = DeliveryStateMachine.send
+
+    /// The world one interleaving has reached.
+    struct World {
+        var state = DeliveryState.idle
+        var queue: [String] = []
+        var holder: String?
+        var threads: [String: [Step]]
+        var clock = 0
+        var sentAt: [String: Int] = [:]
+        var cancelledAt: [Int: Int] = [:]
+        var calls: [(value: String, subscriber: Int)] = []
+        var failures: [String] = []
+    }
+
+    func exploreEveryInterleaving() -> Report {
+        var report = Report()
+        explore(World(threads: threads), &report)
+        return report
+    }
+
+    private func explore(_ world: World, _ report: inout Report) {
+        let ready = world.threads.keys.sorted().filter { !(world.threads[$0]!.isEmpty) }
+        guard !ready.isEmpty, world.failures.isEmpty else {
+            report.interleavings += 1
+            var world = world
+            check(&world)
+            for failure in world.failures where !report.failures.contains(failure) {
+                report.failures.append(failure)
+            }
+            return
+        }
+        for thread in ready {
+            var next = world
+            step(thread, in: &next)
+            explore(next, &report)
         }
     }
 
-    mutating func enqueueForLater(_ value: String, by thread: String) {
-        queue.append(value)
-        Machine.enqueuedForLater(&state)
-        last[thread] = .enqueue
-    }
-
-    mutating func claim(by thread: String) {
-        let action = Machine.claim(&state)
-        last[thread] = action
-        if action == .drain {
-            take(by: thread)
-            finishDelivery(by: thread)
-        }
-    }
-
-    /// If `thread` holds the role: delivers the queue, then gives the role up.
-    mutating func finishDelivery(by thread: String) {
-        guard holder == thread else { return }
-        while true {
-            switch Machine.finish(&state) {
-            case .takeNext:
-                let value = queue.removeFirst()
-                Machine.tookNext(&state, queueIsEmpty: queue.isEmpty)
-                log.append("\(value) by \(thread)")
-            case .idle:
-                holder = nil
+    private func step(_ thread: String, in world: inout World) {
+        let step = world.threads[thread]!.removeFirst()
+        world.clock += 1
+        var then: [Step] = []
+        switch step {
+        case .send(let value):
+            world.sentAt[value] = world.clock
+            let holdsTheRole = world.holder == thread
+            let action = send(&world.state)
+            if holdsTheRole, action != .enqueue {
+                world.failures.append("a reentrant send of \(value) was told \(action), not to queue")
+            }
+            switch action {
+            case .deliverNow:
+                take(thread, in: &world)
+                then = delivery(of: value, in: world) + [.finish]
+            case .enqueue:
+                world.queue.append(value)
+            case .drain:
+                world.queue.append(value)
+                take(thread, in: &world)
+                then = [.finish]
+            default:
+                world.failures.append("send answered \(action)")
+            }
+        case .enqueueForLater(let value):
+            world.sentAt[value] = world.clock
+            world.queue.append(value)
+            _ = DeliveryStateMachine.enqueuedForLater(&world.state)
+        case .claim:
+            if DeliveryStateMachine.claim(&world.state) == .drain {
+                take(thread, in: &world)
+                then = [.finish]
+            }
+        case .finish:
+            expectHolder(thread, in: &world)
+            switch finish(&world.state) {
+            case .takeNext: then = [.take]
+            case .idle: world.holder = nil
+            case let action: world.failures.append("finish answered \(action)")
+            }
+        case .take:
+            expectHolder(thread, in: &world)
+            guard !world.queue.isEmpty else {
+                world.failures.append("told to take a value, but the queue is empty")
                 return
-            case let other:
-                preconditionFailure("\(other)")
+            }
+            let value = world.queue.removeFirst()
+            _ = DeliveryStateMachine.tookNext(&world.state)
+            then = delivery(of: value, in: world) + [.finish]
+        case .call(let value, let subscriber):
+            expectHolder(thread, in: &world)
+            guard world.cancelledAt[subscriber] == nil else { break }  // the loop's token check
+            world.calls.append((value, subscriber))
+            if subscriber == 0 {
+                if let sent = handlerOfFirstSubscriberSends[value] { then.append(.send(sent)) }
+                if let cancelled = handlerOfFirstSubscriberCancels[value] { then.append(.cancel(cancelled)) }
+            }
+        case .cancel(let subscriber):
+            world.cancelledAt[subscriber] = world.clock
+        }
+        world.threads[thread]!.insert(contentsOf: then, at: 0)
+    }
+
+    /// A delivery of `value`: one call per subscriber live now (the snapshot).
+    private func delivery(of value: String, in world: World) -> [Step] {
+        (0..<subscribers).filter { world.cancelledAt[$0] == nil }.map { .call(value, subscriber: $0) }
+    }
+
+    private func take(_ thread: String, in world: inout World) {
+        if let holder = world.holder {
+            world.failures.append("\(thread) took the role while \(holder) held it")
+        }
+        world.holder = thread
+    }
+
+    private func expectHolder(_ thread: String, in world: inout World) {
+        if world.holder != thread {
+            world.failures.append("\(thread) acted as the holder, but \(world.holder ?? "nobody") held the role")
+        }
+    }
+
+    /// What every interleaving must end with.
+    private func check(_ world: inout World) {
+        if world.state != .idle || world.holder != nil {
+            world.failures.append("ended \(world.state), held by \(world.holder ?? "nobody")")
+        }
+        if !world.queue.isEmpty { world.failures.append("\(world.queue) left waiting") }
+        var received: [[String]] = Array(repeating: [], count: subscribers)
+        for call in world.calls { received[call.subscriber].append(call.value) }
+        for (subscriber, values) in received.enumerated() {
+            if Set(values).count != values.count { world.failures.append("subscriber \(subscriber) got \(values)") }
+            // Only a cancellation excuses a value missed.
+            for value in world.sentAt.keys.sorted() where !values.contains(value) && world.cancelledAt[subscriber] == nil {
+                world.failures.append("subscriber \(subscriber) never got \(value)")
+            }
+            for value in values {
+                if let cancelled = world.cancelledAt[subscriber], let sent = world.sentAt[value], sent > cancelled {
+                    world.failures.append("\(value), sent after subscriber \(subscriber) was cancelled, reached it")
+                }
+            }
+            // In the order they were sent (sends are ordered by the lock): so each thread's own
+            // values in its order, and nothing overtakes a value queued before it.
+            if values != values.sorted(by: { world.sentAt[$0]! < world.sentAt[$1]! }) {
+                world.failures.append("subscriber \(subscriber) got \(values), out of send order")
             }
         }
-    }
-
-    private mutating func take(by thread: String) {
-        precondition(holder == nil, "two threads hold the role: \(holder!) and \(thread)")
-        holder = thread
+        // Every subscriber sees the values it shares with another in the same order.
+        for a in 0..<subscribers {
+            for b in (a + 1)..<subscribers {
+                let common = Set(received[a]).intersection(received[b])
+                if received[a].filter(common.contains) != received[b].filter(common.contains) {
+                    world.failures.append("subscribers \(a) and \(b) disagree: \(received[a]) against \(received[b])")
+                }
+            }
+        }
     }
 }

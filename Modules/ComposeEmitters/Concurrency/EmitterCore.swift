@@ -9,20 +9,40 @@ import Synchronization
 /// ``DeliveryStateMachine``: the thread that sends while nobody delivers delivers at once, on its
 /// own stack; a value sent while somebody delivers (another thread, or a handler sending again)
 /// is queued, and the thread delivering delivers it, in send order, before its own `send`
-/// returns (after a thousand such values in one go, it hands the rest to a task instead: see
-/// "No thread is kept delivering forever" there). Two consequences that every operator relies on:
+/// returns. Two consequences that every operator relies on:
 /// - a handler is never called concurrently with itself, nor with any other handler of the same
 ///   emitter, and every handler sees the values in the same order;
 /// - no thread ever waits for a delivery: a reentrant or concurrent send cannot deadlock.
 ///
+/// The state of the protocol is one atomic word (``DeliveryWord``). A send takes the lock once
+/// (for the handlers, the queue and the last values) and applies one transition in it; the holder
+/// of the role gives it up with one more, without the lock. So a send that finds nobody delivering
+/// costs one lock round trip and two atomic read-modify-writes.
+///
 /// ## Registry
 /// Entries live in a contiguous array, in subscription order. Cancelling leaves a tombstone
 /// (amortized O(1)); the array is compacted once tombstones outnumber live entries. A delivery
-/// iterates a snapshot of the array (a retain, no copy), taken under the lock; a subscription or
-/// cancellation during a delivery finds the buffer shared and copies it, so the delivery is
-/// undisturbed. The snapshot is released before the role is given up (under the lock), and the
-/// next writer takes the lock after that, so its in-place writes happen after every read of the
-/// delivery, visibly to ThreadSanitizer (which cannot see reference counts).
+/// iterates a snapshot of the array (a retain, no copy), so subscribing or cancelling during a
+/// delivery copies the array once and leaves the delivery undisturbed.
+///
+/// ## Publication
+/// A delivery reads its snapshot without the lock, so the array's buffer must not be written or
+/// freed by another thread until that delivery is over, and the proof must not rest on reference
+/// counts alone: a registry that writes "in place" because it finds the buffer uniquely
+/// referenced, just after a delivering thread released its snapshot, has no happens-before edge
+/// with that thread's reads (the runtime's reference counting is invisible to ThreadSanitizer, and
+/// on weakly ordered hardware a plain uniqueness check is no acquire). So:
+/// - taking a snapshot marks the buffer *published*;
+/// - the holder of the delivery role releases its snapshot before it gives the role up (a
+///   sequentially consistent transition of the word, which is a release);
+/// - a registration or cancellation that finds the buffer published looks at the role with an
+///   acquiring load. If nobody holds it, every reader's accesses happened before this point and
+///   the buffer may be written in place. If somebody does, it copies the entries to a fresh
+///   buffer and *retires* the published one, keeping it alive, instead of writing or freeing it;
+/// - retired buffers are freed only by a thread ordered after every reader, and promptly (their
+///   handlers may hold what holds the emitter): the holder of the role when it gives it up and
+///   nobody has taken it since (checked under the lock), the next holder, or a registration made
+///   while nobody holds it.
 ///
 /// ## Cancellation during a delivery
 /// `cancellations` counts cancellations. The delivery loop compares it with the count it saw
@@ -30,12 +50,11 @@ import Synchronization
 /// case costs one load per handler from a cache line the loop already holds.
 ///
 /// ## Locks
-/// The bookkeeping (the delivery state, handlers, queue, last values) is guarded by one
-/// ``LockedState``, held for a few instructions and never while user code runs: handlers are
-/// called after it is released, and values and closures it replaces are released after it too (a
-/// deinit is user code).
+/// The bookkeeping (handlers, queue, last values) is guarded by one ``LockedState``, held for a
+/// few instructions and never while user code runs: handlers are called after it is released, and
+/// values and closures it replaces are released after it too (a deinit is user code).
 @usableFromInline
-package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `books` under the word's lock.
+package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     @usableFromInline
     package typealias Token = EmitterToken
 
@@ -52,10 +71,9 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
     }
 
     @usableFromInline
-    struct Books {
+    struct State {
         @usableFromInline var entries: ContiguousArray<Entry?> = []
         @usableFromInline var tombstones = 0
-        @usableFromInline var delivery = DeliveryState()
         /// Values sent while a delivery was in progress, in send order.
         @usableFromInline var queue: Deque<Value> = []
         /// Current values owed to subscribers that asked for one (``Emitters/WithCurrent``) while
@@ -66,14 +84,25 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
         /// The value whose delivery started most recently: the "current" value a new subscriber
         /// is owed, and the "previous" value of `~+=`.
         @usableFromInline var lastDelivered: Value?
+        /// Whether a delivery has taken a snapshot of `entries` since the array was last made
+        /// safe to write (see "Publication").
+        @usableFromInline var published = false
+        /// Published buffers replaced while a delivery might still read them; freed by a thread
+        /// ordered after every reader (see "Publication").
+        @usableFromInline var retired: ContiguousArray<ContiguousArray<Entry?>> = []
 
         @inlinable
         init() {}
     }
 
-    @usableFromInline let books = LockedState(Books())
+    @usableFromInline let state = LockedState<State>(State())
+    /// The delivery role and the number of values in `State.queue` and `State.replays`, changed
+    /// by the transitions of ``DeliveryStateMachine`` only.
+    @usableFromInline let delivery = DeliveryWord()
     /// Incremented (under the lock) after a token is marked cancelled.
     @usableFromInline let cancellations = Atomic<UInt>(0)
+    /// Whether `State.retired` holds buffers. Set under the lock; see "Publication".
+    @usableFromInline let hasRetired = Atomic<Bool>(false)
     /// The number of live handlers, readable without the lock.
     @usableFromInline let live = Atomic<Int>(0)
     /// Shown in the event log.
@@ -103,34 +132,38 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
         if logSwitch.isOn, isLogged {
             EventLog.record(.send, source: logSource, payload: value)
         }
-        // The values this send replaces as the last sent and the last delivered are released
-        // after the lock: a release can run a deinit, which is user code and may read this
-        // emitter. The snapshot lives in the inner scope only: it is released before `finish`
-        // gives the role up.
+        // The snapshot lives in this scope only: it is released before `finishDelivering` gives
+        // the role up (see "Publication"). The values it replaces as the last sent and last
+        // delivered are released after the lock too: a release can run a deinit, which is user
+        // code and may read this emitter.
         var replacedSent: Value?
         var replacedDelivered: Value?
         do {
-            let start: Start = books.withLock { books in
+            let start: Start = state.withLock { state in
                 if remembersValues {
                     replacedSent = value
-                    swap(&books.lastSent, &replacedSent)
+                    swap(&state.lastSent, &replacedSent)
                 }
-                switch DeliveryStateMachine.send(&books.delivery) {
+                switch delivery.apply(DeliveryStateMachine.send) {
                 case .deliverNow:
                     if remembersValues {
                         replacedDelivered = value
-                        swap(&books.lastDelivered, &replacedDelivered)
+                        swap(&state.lastDelivered, &replacedDelivered)
                     }
-                    return .deliver(books.entries, epoch: cancellations.load(ordering: .relaxed))
+                    return .deliver(publishEntries(&state), epoch: cancellations.load(ordering: .relaxed), takeRetired(&state))
+                case .drain:
+                    state.queue.append(value)
+                    return .drain
                 default:
-                    books.queue.append(value)
-                    return DeliveryStateMachine.enqueued(&books.delivery) == .drain ? .drain : .queued
+                    state.queue.append(value)
+                    return .queued
                 }
             }
             replacedSent = nil
             replacedDelivered = nil
             switch start {
-            case .deliver(let entries, let epoch):
+            case .deliver(let entries, let epoch, let retired):
+                _ = retired  // freed here, by the holder of the role, outside the lock
                 deliver(value, to: entries, epoch: epoch)
             case .drain:
                 break
@@ -138,18 +171,75 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
                 return  // the thread delivering delivers it
             }
         }
-        finish()
+        finishDelivering()
     }
 
     /// What a send does after unlocking.
     @usableFromInline
     enum Start {
-        /// It took the role: deliver the value to these entries, then the queue.
-        case deliver(ContiguousArray<Entry?>, epoch: UInt)
+        /// It took the role: free the retired buffers, deliver the value to these entries, then
+        /// the queue.
+        case deliver(ContiguousArray<Entry?>, epoch: UInt, ContiguousArray<ContiguousArray<Entry?>>)
         /// It queued the value and took the role: deliver the queue.
         case drain
         /// It queued the value; the thread delivering delivers it.
         case queued
+    }
+
+    /// The entries, for a delivery about to read them without the lock. Called under the lock
+    /// by the holder of the delivery role.
+    @inlinable
+    func publishEntries(_ state: inout State) -> ContiguousArray<Entry?> {
+        state.published = true
+        return state.entries
+    }
+
+    /// Takes the retired buffers, for the caller to release after unlocking. Only a thread
+    /// ordered after every delivery may call it: the holder of the delivery role, or anyone who
+    /// saw the role free with an acquiring load while holding the lock.
+    @inlinable
+    func takeRetired(_ state: inout State) -> ContiguousArray<ContiguousArray<Entry?>> {
+        guard !state.retired.isEmpty else { return [] }
+        var retired: ContiguousArray<ContiguousArray<Entry?>> = []
+        swap(&retired, &state.retired)
+        hasRetired.store(false, ordering: .relaxed)
+        return retired
+    }
+
+    /// Makes `state.entries` safe to write in place. Called under the lock before every change
+    /// of the array.
+    ///
+    /// - Returns: Retired buffers, for the caller to release after unlocking.
+    @inlinable
+    func prepareEntriesForWriting(_ state: inout State) -> ContiguousArray<ContiguousArray<Entry?>> {
+        guard state.published else { return [] }
+        state.published = false
+        guard delivery.isDelivering else {
+            // Nobody delivers: every read of any buffer happened before the holder gave the role up.
+            return takeRetired(&state)
+        }
+        // A delivery may be reading the buffer right now: leave it alone, and alive.
+        var fresh = ContiguousArray<Entry?>()
+        fresh.reserveCapacity(state.entries.count + 1)
+        fresh.append(contentsOf: state.entries)
+        swap(&fresh, &state.entries)
+        state.retired.append(fresh)
+        // The retired handlers must not outlive the delivery (they may hold what holds this
+        // emitter). Either the holder, giving up the role, sees this flag and frees them, or we
+        // see the role given up: both sides write, then read, sequentially consistent.
+        hasRetired.store(true, ordering: .sequentiallyConsistent)
+        if !delivery.state.isDelivering { return takeRetired(&state) }
+        return []
+    }
+
+    /// Frees the retired buffers unless somebody took the delivery role since its holder gave it
+    /// up (then that holder frees them). Called by a former holder, right after giving the role up.
+    @inlinable
+    func releaseRetiredIfIdle() {
+        let retired = state.withLock { state in
+            delivery.isDelivering ? [] : takeRetired(&state)
+        }
+        _ = retired  // released here, outside the lock
     }
 
     /// Calls every live handler of `entries` with `value`. No lock is held.
@@ -177,19 +267,20 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
     /// Called by the holder of the delivery role when it has nothing in hand: delivers the
     /// backlog, then gives the role up.
     @inlinable
-    func finish() {
+    func finishDelivering() {
         while true {
-            // `next` (and the snapshot in it) is released at the end of each turn, before the
-            // role is given up at the top of the next (under the lock).
-            var replaced: Value?
-            let next: Next?? = books.withLock { books in
-                guard DeliveryStateMachine.finish(&books.delivery) == .takeNext else { return nil }
-                let next = nextDelivery(&books, replacing: &replaced)
-                DeliveryStateMachine.tookNext(&books.delivery, queueIsEmpty: books.queue.isEmpty && books.replays.isEmpty)
-                return .some(next)
+            guard delivery.apply(DeliveryStateMachine.finish) == .takeNext else {
+                if hasRetired.load(ordering: .sequentiallyConsistent) { releaseRetiredIfIdle() }
+                return
             }
+            // `next` (and the snapshot in it) is released at the end of each turn, before the
+            // role is given up at the top of the next (see "Publication").
+            var replaced: Value?
+            let (next, retired): (Next?, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
+                (nextDelivery(&state, replacing: &replaced), takeRetired(&state))
+            }
+            _ = retired
             replaced = nil  // released outside the lock (a deinit is user code)
-            guard let next else { return }
             switch next {
             case .broadcast(let value, let entries, let epoch)?:
                 deliver(value, to: entries, epoch: epoch)
@@ -201,45 +292,51 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
         }
     }
 
-    /// Takes the next queued delivery. Called under the lock by the holder of the role.
+    /// Takes the next queued delivery. Called under the lock by the holder of the delivery role,
+    /// which was told that values wait.
     ///
     /// - Parameter replaced: Receives the value this delivery replaces as the last delivered,
     ///   for the caller to release after unlocking.
+    /// - Returns: `nil` if every waiting value was a replay for a subscriber cancelled since.
     @inlinable
-    func nextDelivery(_ books: inout Books, replacing replaced: inout Value?) -> Next? {
+    func nextDelivery(_ state: inout State, replacing replaced: inout Value?) -> Next? {
         // `isEmpty` first: popping is a mutation, which checks the deque's uniqueness.
-        while !books.replays.isEmpty {
-            let (value, token) = books.replays.removeFirst()
+        while !state.replays.isEmpty {
+            let (value, token) = state.replays.removeFirst()
+            delivery.apply(DeliveryStateMachine.tookNext)
             // The token may have been cancelled since it was queued.
-            guard !token.isCancelled, let entry = books.entries[token.index] else { continue }
+            guard !token.isCancelled, let entry = state.entries[token.index] else {
+                if state.replays.isEmpty && state.queue.isEmpty { return nil }
+                continue
+            }
             return .replay(value, entry.handler)
         }
-        guard !books.queue.isEmpty else { return nil }
-        let value = books.queue.removeFirst()
+        let value = state.queue.removeFirst()
+        delivery.apply(DeliveryStateMachine.tookNext)
         if remembersValues {
             replaced = value
-            swap(&books.lastDelivered, &replaced)
+            swap(&state.lastDelivered, &replaced)
         }
-        return .broadcast(value, books.entries, epoch: cancellations.load(ordering: .relaxed))
+        return .broadcast(value, publishEntries(&state), epoch: cancellations.load(ordering: .relaxed))
     }
 
     /// Queues `value` without delivering it.
     ///
     /// For a caller that must deliver values in the order its own lock assigns them (a store
     /// notifies in commit order): call this under that lock, then ``deliverBacklog()`` after
-    /// releasing it. Never calls a handler, so it is safe under any lock.
+    /// releasing it. Nesting is safe: this lock is never held while taking another.
     @inlinable
     package func enqueue(_ value: Value) {
-        books.withLock { books in
-            books.queue.append(value)
-            DeliveryStateMachine.enqueuedForLater(&books.delivery)
+        state.withLock { state in
+            state.queue.append(value)
+            delivery.apply(DeliveryStateMachine.enqueuedForLater)
         }
     }
 
     /// Delivers what ``enqueue(_:)`` queued, unless another thread is delivering (then it will).
     @inlinable
     package func deliverBacklog() {
-        if books.withLock({ DeliveryStateMachine.claim(&$0.delivery) == .drain }) { finish() }
+        if delivery.apply(DeliveryStateMachine.claim) == .drain { finishDelivering() }
     }
 
     /// Whether any handler is registered; a relaxed read, without the lock.
@@ -270,22 +367,48 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
         let token = Token(core: self) { core, token in
             unsafeDowncast(core, to: EmitterCore<Value>.self).remove(token)
         }
-        let replay: Value? = books.withLock { books in
-            token.index = books.entries.count
-            books.entries.append(Entry(handler: handler, token: token))
+        // Retired buffers are released after the lock is dropped.
+        let (start, retired): (Replay, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
+            let retired = prepareEntriesForWriting(&state)
+            token.index = state.entries.count
+            state.entries.append(Entry(handler: handler, token: token))
             live.add(1, ordering: .relaxed)
-            whileRegistering?(books.lastDelivered)
-            guard replayCurrent, let current = books.lastDelivered else { return nil }
-            if DeliveryStateMachine.replay(&books.delivery) == .deliverNow { return current }
-            // Owed before anything queued: the current value is older than the backlog.
-            books.replays.append((current, token))
-            return nil
+            whileRegistering?(state.lastDelivered)
+            guard replayCurrent, let current = state.lastDelivered else { return (.none, retired) }
+            switch delivery.apply(DeliveryStateMachine.send) {
+            case .deliverNow:
+                return (.now(current), retired)
+            case .drain:
+                // Owed before anything queued: the current value is older than the backlog.
+                state.replays.append((current, token))
+                return (.drain, retired)
+            default:
+                state.replays.append((current, token))
+                return (.none, retired)
+            }
         }
-        if let replay {
-            handler(replay)
-            finish()
+        _ = retired
+        switch start {
+        case .now(let current):
+            handler(current)
+            finishDelivering()
+        case .drain:
+            finishDelivering()
+        case .none:
+            break
         }
         return token
+    }
+
+    /// What a registration does after unlocking.
+    @usableFromInline
+    enum Replay {
+        /// It took the role: call the new handler with the current value, then deliver the queue.
+        case now(Value)
+        /// It queued the current value and took the role: deliver the queue.
+        case drain
+        /// Nothing: no replay, or the thread delivering delivers it.
+        case none
     }
 
     /// Removes a cancelled token's entry.
@@ -295,17 +418,20 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
     func remove(_ token: Token) {
         // The removed handler (and, after compaction, the old array) is released after the lock
         // is dropped: releasing a closure can run a deinit, which is user code.
-        let released: (Entry?, ContiguousArray<Entry?>?) = books.withLock { books in
+        let released: (Entry?, ContiguousArray<Entry?>?, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
             let index = token.index
-            guard index < books.entries.count, let entry = books.entries[index], entry.token === token else {
-                return (nil, nil)
+            guard index < state.entries.count, let entry = state.entries[index], entry.token === token else {
+                return (nil, nil, [])
             }
-            books.entries[index] = nil
-            books.tombstones += 1
+            let retired = prepareEntriesForWriting(&state)
+            state.entries[index] = nil
+            state.tombstones += 1
             live.subtract(1, ordering: .relaxed)
             cancellations.add(1, ordering: .releasing)
-            guard books.tombstones > 16, books.tombstones * 2 > books.entries.count else { return (entry, nil) }
-            return (entry, Self.compact(&books))
+            guard state.tombstones > 16, state.tombstones * 2 > state.entries.count else {
+                return (entry, nil, retired)
+            }
+            return (entry, Self.compact(&state), retired)
         }
         _ = released
     }
@@ -314,33 +440,27 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {  // `boo
     ///
     /// - Returns: The old array, to be released by the caller after unlocking.
     @inlinable
-    static func compact(_ books: inout Books) -> ContiguousArray<Entry?> {
+    static func compact(_ state: inout State) -> ContiguousArray<Entry?> {
         var live = ContiguousArray<Entry?>()
-        live.reserveCapacity(books.entries.count - books.tombstones)
-        for case let entry? in books.entries {
+        live.reserveCapacity(state.entries.count - state.tombstones)
+        for case let entry? in state.entries {
             entry.token.index = live.count
             live.append(entry)
         }
-        books.tombstones = 0
-        swap(&live, &books.entries)
+        state.tombstones = 0
+        swap(&live, &state.entries)
         return live
     }
 
     // MARK: Inspection
 
-    /// Runs `body` on the bookkeeping, under the lock. `body` must not call user code.
-    @inlinable
-    func inspect<Result>(_ body: (Books) -> Result) -> Result {
-        books.withLock { body($0) }
-    }
-
     /// The number of live handlers.
     package var subscriberCount: Int {
-        inspect { $0.entries.count - $0.tombstones }
+        state.withLock { $0.entries.count - $0.tombstones }
     }
 
     var lastSent: Value? {
-        inspect { $0.lastSent }
+        state.withLock { $0.lastSent }
     }
 
     /// How this core is named in the event log.

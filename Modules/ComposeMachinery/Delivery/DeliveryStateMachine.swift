@@ -9,135 +9,158 @@
 /// delivery to end, so a reentrant or concurrent send cannot deadlock.
 ///
 /// ## Shape
-/// The state (``DeliveryState``: whether somebody delivers, whether values wait) lives with the
-/// queue and the handlers under their owner's lock (``LockedState``). Each function here takes the
-/// state, changes it, and returns what the thread must do once it has released the lock: deliver
-/// now, queue, deliver what is queued, or nothing. Handlers are called after the lock is
-/// released, never under it. The functions are pure, so tests drive them synchronously through
-/// every interleaving that matters, without threads.
+/// The state (``DeliveryState``: whether somebody holds the role, how many values wait) is one
+/// word, ``DeliveryWord``. Each function here is one transition: it takes the state, changes it,
+/// and returns what the thread must do next (``DeliveryAction``). ``DeliveryWord/apply(_:)``
+/// applies a transition atomically, with a compare-and-exchange, so a transition is one indivisible
+/// step whatever other threads do; the functions are pure, so tests drive them synchronously
+/// through every interleaving that matters, without threads.
+///
+/// The queue itself lives beside the word, under its owner's lock (``LockedState``). The pending
+/// count moves with it: a value is appended in the same hold of the lock as the transition that
+/// counts it (``send(_:)``, ``enqueuedForLater(_:)``), and taken in the same hold as the one that
+/// uncounts it (``tookNext(_:)``). The two transitions that need no queue, ``finish(_:)`` (give the
+/// role up) and ``claim(_:)`` (take it for a waiting queue), run without the lock: that keeps a
+/// send that finds nobody delivering to one lock round trip and two atomic operations.
+///
+/// ## Why nothing is stranded
+/// A value is only queued while somebody holds the role or values already wait, and the count says
+/// so in the word before the lock is released. The holder gives the role up only by a transition
+/// that sees no value waiting; since transitions are atomic, a value counted before it is seen by
+/// it (the holder then takes it), and one counted after it finds the role free (its sender then
+/// takes the role: ``DeliveryAction/deliverNow`` or ``DeliveryAction/drain``). Values queued for
+/// later by a caller that orders them under a lock of its own wait until it claims them.
 @usableFromInline
 package enum DeliveryStateMachine {
-    /// A sender arrives with a value.
+    /// A sender arrives with a value. Applied under the owner's lock, which the sender keeps until
+    /// it has queued the value if told to.
     ///
-    /// - Returns: ``DeliveryAction/deliverNow``: the sender took the role; it delivers the value
-    ///   after unlocking, then calls ``finish(_:)``. ``DeliveryAction/enqueue``: somebody delivers
-    ///   (or values wait, queued for later by a caller that orders them under its own lock): the
-    ///   sender queues the value, then applies ``enqueued(_:)``.
+    /// - Returns:
+    ///   - ``DeliveryAction/deliverNow``: nobody delivers and nothing waits. The sender took the
+    ///     role; after unlocking it delivers the value, then applies ``finish(_:)``.
+    ///   - ``DeliveryAction/enqueue``: somebody delivers. The sender appends the value to the
+    ///     queue before unlocking (it is counted already) and is done: the holder delivers it.
+    ///   - ``DeliveryAction/drain``: nobody delivers but values wait (queued for later). The
+    ///     sender appends its value behind them (it is counted already) and took the role: after
+    ///     unlocking it applies ``finish(_:)``, which hands it the queue.
     @inlinable
     package static func send(_ state: inout DeliveryState) -> DeliveryAction {
-        if !state.isDelivering && !state.hasPending {
-            state.isDelivering = true
-            return .deliverNow
+        if state.isDelivering {
+            state.pending += 1
+            return .enqueue
         }
-        return .enqueue
-    }
-
-    /// A value was queued. ``DeliveryAction/drain`` when nobody held the role (the queue is then
-    /// this thread's to deliver: after unlocking, it calls ``finish(_:)``);
-    /// ``DeliveryAction/done`` otherwise (the holder of the role delivers it before giving the
-    /// role up).
-    @inlinable
-    package static func enqueued(_ state: inout DeliveryState) -> DeliveryAction {
-        state.hasPending = true
-        if state.isDelivering { return .done }
         state.isDelivering = true
+        if state.pending == 0 { return .deliverNow }
+        state.pending += 1
         return .drain
     }
 
     /// A value was queued by a caller that orders deliveries by a lock of its own (a store queues
-    /// a commit's notice under the store's lock), and that delivers after releasing it, with
-    /// ``claim(_:)``.
+    /// a commit's notice under the store's lock), and that asks for delivery after releasing it,
+    /// with ``claim(_:)``. Applied under the owner's lock, in the same hold as the append.
     @inlinable
-    package static func enqueuedForLater(_ state: inout DeliveryState) {
-        state.hasPending = true
+    package static func enqueuedForLater(_ state: inout DeliveryState) -> DeliveryAction {
+        state.pending += 1
+        return .done
     }
 
-    /// Somebody wants queued values delivered: the thread that finds nobody delivering takes the
-    /// role (``DeliveryAction/drain``: after unlocking, it calls ``finish(_:)``); otherwise
-    /// ``DeliveryAction/done`` (the holder of the role delivers them, or nothing waits).
+    /// Somebody wants waiting values delivered. Needs no lock.
+    ///
+    /// - Returns: ``DeliveryAction/drain`` when nobody delivered and values wait: the thread took
+    ///   the role and applies ``finish(_:)``, which hands it the queue. ``DeliveryAction/done``
+    ///   otherwise: the holder delivers them, or nothing waits.
     @inlinable
     package static func claim(_ state: inout DeliveryState) -> DeliveryAction {
-        if state.isDelivering || !state.hasPending { return .done }
+        if state.isDelivering || state.pending == 0 { return .done }
         state.isDelivering = true
         return .drain
     }
 
-    /// The holder of the role has nothing in hand: ``DeliveryAction/takeNext`` (it takes the next
-    /// value, under the same lock, then applies ``tookNext(_:queueIsEmpty:)`` and delivers it
-    /// after unlocking), or ``DeliveryAction/idle`` (it gave the role up).
+    /// The holder of the role has nothing in hand. Needs no lock.
+    ///
+    /// - Returns: ``DeliveryAction/takeNext``: values wait; the holder takes the next one under
+    ///   the lock, applies ``tookNext(_:)`` in the same hold, delivers it after unlocking, and
+    ///   applies `finish` again. ``DeliveryAction/idle``: nothing waits, and the role was given up.
     @inlinable
     package static func finish(_ state: inout DeliveryState) -> DeliveryAction {
         precondition(state.isDelivering, "finish without the delivery role")
-        if state.hasPending { return .takeNext }
+        if state.pending > 0 { return .takeNext }
         state.isDelivering = false
         return .idle
     }
 
-    /// The holder of the role took the next value.
+    /// The holder of the role took the next value from the queue. Applied under the owner's lock,
+    /// in the same hold as the removal.
     @inlinable
-    package static func tookNext(_ state: inout DeliveryState, queueIsEmpty: Bool) {
-        if queueIsEmpty { state.hasPending = false }
-    }
-
-    /// A subscriber asks for the current value (`withCurrent`): delivered at once by the
-    /// subscriber if nobody delivers and nothing waits (it takes the role:
-    /// ``DeliveryAction/deliverNow``), queued before anything else otherwise
-    /// (``DeliveryAction/enqueue``: the holder of the role delivers it first).
-    @inlinable
-    package static func replay(_ state: inout DeliveryState) -> DeliveryAction {
-        if !state.isDelivering && !state.hasPending {
-            state.isDelivering = true
-            return .deliverNow
-        }
-        state.hasPending = true
-        return .enqueue
+    package static func tookNext(_ state: inout DeliveryState) -> DeliveryAction {
+        precondition(state.isDelivering && state.pending > 0, "took a value that was not counted")
+        state.pending -= 1
+        return .deliverNow
     }
 }
 
-/// What a thread must do, after releasing the lock, following a transition of
-/// ``DeliveryStateMachine``.
+/// What a thread must do after a transition of ``DeliveryStateMachine``.
 @usableFromInline
 package enum DeliveryAction: Equatable, Sendable {
-    /// Deliver the value at once: the thread holds the role.
+    /// Deliver the value in hand (after unlocking): the thread holds the role.
     case deliverNow
-    /// Queue the value (under the lock).
+    /// Append the value to the queue, under the lock still held; somebody else delivers it.
     case enqueue
-    /// Deliver what is queued: the thread holds the role.
+    /// Append the value to the queue if there is one in hand, under the lock still held; the
+    /// thread holds the role and delivers the queue.
     case drain
     /// Nothing more to do.
     case done
-    /// Take the next queued value (under the lock), then deliver it.
+    /// Take the next queued value, under the lock.
     case takeNext
     /// The role was given up.
     case idle
 }
 
-/// The state of ``DeliveryStateMachine``, kept under its owner's lock.
+/// The state of ``DeliveryStateMachine``: whether a thread holds the delivery role, and how many
+/// values wait in the queue. One word, so a transition is one compare-and-exchange.
+@frozen
 @usableFromInline
 package struct DeliveryState: Equatable, Sendable, CustomStringConvertible {
-    /// Whether a thread holds the delivery role.
+    /// Bit 0: the role is held. The other bits: the number of values waiting.
     @usableFromInline
-    package var isDelivering = false
-    /// Whether values wait in the queue.
-    @usableFromInline
-    package var hasPending = false
+    package var rawValue: UInt
 
     /// Nobody delivers, nothing waits.
-    package static let idle = DeliveryState()
+    package static let idle = DeliveryState(rawValue: 0)
 
     @inlinable
-    package init(isDelivering: Bool = false, hasPending: Bool = false) {
-        self.isDelivering = isDelivering
-        self.hasPending = hasPending
+    package init(rawValue: UInt) {
+        self.rawValue = rawValue
+    }
+
+    @inlinable
+    package init(isDelivering: Bool = false, pending: Int = 0) {
+        precondition(pending >= 0)
+        rawValue = UInt(pending) << 1 | (isDelivering ? 1 : 0)
+    }
+
+    /// Whether a thread holds the delivery role.
+    @inlinable
+    package var isDelivering: Bool {
+        get { rawValue & 1 != 0 }
+        set { rawValue = newValue ? rawValue | 1 : rawValue & ~1 }
+    }
+
+    /// The number of values waiting in the queue.
+    @inlinable
+    package var pending: Int {
+        get { Int(rawValue >> 1) }
+        set { rawValue = UInt(newValue) << 1 | rawValue & 1 }
     }
 
     @usableFromInline
     package var description: String {
-        switch (isDelivering, hasPending) {
-        case (false, false): "idle"
-        case (true, false): "delivering"
-        case (false, true): "pending"
-        case (true, true): "delivering|pending"
+        switch (isDelivering, pending) {
+        case (false, 0): "idle"
+        case (true, 0): "delivering"
+        case (false, let pending): "pending \(pending)"
+        case (true, let pending): "delivering, pending \(pending)"
         }
     }
 }

@@ -40,7 +40,6 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
 
     @usableFromInline
     struct Books {
-        @usableFromInline var delivery = DeliveryState()
         /// Events not handled yet, in the order they were sent.
         @usableFromInline var queue: Deque<Event> = []
         /// Set by ``start(_:)``; dropped by ``stop()``.
@@ -51,17 +50,9 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     }
 
     @usableFromInline let books = LockedState(Books())
-
-    /// What a send does after unlocking.
-    @usableFromInline
-    enum Start {
-        /// It took the role: handle the event, then the queue.
-        case handle((@Sendable (Event) -> Void)?)
-        /// It queued the event and took the role: handle the queue.
-        case drain
-        /// It queued the event; the thread handling events handles it.
-        case queued
-    }
+    /// The delivery role and the number of events in `Books.queue`, changed by the transitions of
+    /// ``DeliveryStateMachine`` only.
+    @usableFromInline let delivery = DeliveryWord()
     @usableFromInline let running: Running
     /// The thread handling events now, or 0.
     @usableFromInline let handlingThread = Atomic<UInt>(0)
@@ -95,28 +86,27 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     /// Handles `event` after every event sent before it.
     @inlinable
     package func send(_ event: Event) {
-        if case .inline = running {
-            let start: Start = books.withLock { books in
-                if DeliveryStateMachine.send(&books.delivery) == .deliverNow { return .handle(books.handler) }
-                books.queue.append(event)
-                return DeliveryStateMachine.enqueued(&books.delivery) == .drain ? .drain : .queued
-            }
-            switch start {
-            case .handle(let handler):
-                if let handler { handle(event, with: handler) }
-                finish()
-            case .drain:
-                finish()
-            case .queued:
-                break  // the thread handling events handles it
-            }
+        guard case .inline = running else {
+            enqueue(event)
+            drain()
             return
         }
-        let drain = books.withLock { books in
-            books.queue.append(event)
-            return DeliveryStateMachine.enqueued(&books.delivery) == .drain
+        let handler: (@Sendable (Event) -> Void)?? = books.withLock { books in
+            switch delivery.apply(DeliveryStateMachine.send) {
+            case .deliverNow:
+                return .some(books.handler)
+            case .drain:
+                books.queue.append(event)
+                return .some(nil)
+            default:
+                books.queue.append(event)
+                return nil
+            }
         }
-        if drain { drainHere() }
+        // `nil`: queued, and the thread handling events handles it.
+        guard let handler else { return }
+        if let handler { handle(event, with: handler) }
+        finish()
     }
 
     /// Queues `event` without handling it: for a caller that orders events by a lock of its own
@@ -126,15 +116,18 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     package func enqueue(_ event: Event) {
         books.withLock { books in
             books.queue.append(event)
-            DeliveryStateMachine.enqueuedForLater(&books.delivery)
+            delivery.apply(DeliveryStateMachine.enqueuedForLater)
         }
     }
 
     /// Handles what ``enqueue(_:)`` queued, unless events are being handled (then they will be).
-    @usableFromInline
+    @inlinable
     package func drain() {
-        let drain = books.withLock { DeliveryStateMachine.claim(&$0.delivery) == .drain }
-        if drain { drainHere() }
+        guard delivery.apply(DeliveryStateMachine.claim) == .drain else { return }
+        switch running {
+        case .inline: finish()
+        case .scheduled(let schedule): schedule { self.finish() }
+        }
     }
 
     /// Whether the current thread is handling this relay's events (its handler is running here).
@@ -149,16 +142,6 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
 
     // MARK: Handling
 
-    /// This thread holds the role and the queue is not empty: handles it here, or schedules
-    /// that.
-    @usableFromInline
-    func drainHere() {
-        switch running {
-        case .inline: finish()
-        case .scheduled(let schedule): schedule { self.finish() }
-        }
-    }
-
     /// Calls `handler` (taken under the lock with the event) without the lock.
     @inlinable
     func handle(_ event: Event, with handler: @Sendable (Event) -> Void) {
@@ -167,17 +150,16 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
         handlingThread.store(0, ordering: .relaxed)
     }
 
-    /// Handles the queue, then gives the role up.
-    @usableFromInline
+    /// Called by the holder of the role with nothing in hand: handles the queue, then gives the
+    /// role up.
+    @inlinable
     func finish() {
-        while true {
-            let next: (Event, (@Sendable (Event) -> Void)?)? = books.withLock { books in
-                guard DeliveryStateMachine.finish(&books.delivery) == .takeNext else { return nil }
+        while delivery.apply(DeliveryStateMachine.finish) == .takeNext {
+            let (event, handler) = books.withLock { books in
                 let event = books.queue.removeFirst()
-                DeliveryStateMachine.tookNext(&books.delivery, queueIsEmpty: books.queue.isEmpty)
+                delivery.apply(DeliveryStateMachine.tookNext)
                 return (event, books.handler)
             }
-            guard let (event, handler) = next else { return }
             if let handler { handle(event, with: handler) }
         }
     }

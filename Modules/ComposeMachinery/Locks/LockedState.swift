@@ -11,10 +11,9 @@
 /// `Synchronization.Mutex` on Linux, which TSan cannot see and reports false races on).
 ///
 /// Code inside `withLock` must not call out to user code, and must not block: handlers are always
-/// called after the lock is released. (The two places that must block until another thread is
-/// done use ``ConditionLock``; the emitters' and relays' bookkeeping uses the lock bit of their
-/// delivery word, ``DeliveryStateMachine``.) The usual shape is a state machine that returns an action under the lock,
-/// performed by the caller afterwards. Copies share the same state and lock.
+/// called after the lock is released. (The places that must block until another thread is done
+/// use ``ConditionLock``.) The usual shape is a state machine that returns an action under the
+/// lock, performed by the caller afterwards. Copies share the same state and lock.
 @usableFromInline
 package struct LockedState<State>: @unchecked Sendable {
     @usableFromInline
