@@ -3,9 +3,11 @@
 // Compose: the platform-independent core of an event, state, validation, routing, persistence
 // and reference architecture for Swift programs.
 //
-// Modules are declared once, in `modules` below. Each row names the sibling modules the module
-// may import: that column is the layering ladder, the same table CONTRIBUTING.md shows, and
-// `Scripts/check-layering` fails CI when an import or a dependency here breaks it.
+// Modules are declared once, in `modules` below, each with the Compose modules it depends on;
+// targets, products and test targets are derived from it. CONTRIBUTING.md's layering table
+// repeats those dependencies beside what each module *may* import (the ladder), and
+// `Scripts/check-layering` fails CI when a dependency here, an import, or an unused dependency
+// breaks it.
 
 import PackageDescription
 
@@ -52,16 +54,11 @@ struct Module {
     var testDependencies: [Target.Dependency] = []
 }
 
-let runtimeModules = [
-    "ComposeEmitters", "ComposeValidation", "ComposeStore", "ComposePersistence", "ComposeRefs",
-    "ComposeRouting", "Compose",
-]
-
 let modules: [Module] = [
     Module(name: "ComposeMachinery", dependsOn: [], external: [deque], isProduct: false),
     Module(name: "ComposeEmitters", dependsOn: ["ComposeMachinery"], external: [deque], testDependencies: [clocks]),
     Module(name: "ComposeValidation", dependsOn: []),
-    Module(name: "ComposeStore", dependsOn: ["ComposeMachinery", "ComposeEmitters"], testDependencies: [clocks]),
+    Module(name: "ComposeStore", dependsOn: ["ComposeMachinery", "ComposeEmitters"], external: [deque], testDependencies: [clocks]),
     Module(name: "ComposePersistence", dependsOn: ["ComposeMachinery", "ComposeEmitters", "ComposeStore"], testDependencies: [clocks]),
     Module(
         name: "ComposeRefs",
@@ -79,7 +76,10 @@ let modules: [Module] = [
     ),
     Module(
         name: "ComposeTesting",
-        dependsOn: ["ComposeMachinery"] + runtimeModules,
+        dependsOn: [
+            "ComposeMachinery", "ComposeEmitters", "ComposeStore", "ComposePersistence", "ComposeRefs", "ComposeRouting",
+            "Compose",
+        ],
         external: [clocks, issueReporting, issueReportingTestSupport, customDump]
     ),
 ]

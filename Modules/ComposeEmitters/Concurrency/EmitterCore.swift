@@ -138,52 +138,44 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         // code and may read this emitter.
         var replacedSent: Value?
         var replacedDelivered: Value?
+        // Set when the value was queued behind values waiting for nobody (queued for later) and
+        // this thread took the role to deliver them all.
+        var drains = false
         do {
-            let start: Start = state.withLock { state in
+            // The snapshot, its epoch and the retired buffers when this thread takes the role
+            // and delivers at once; `nil` when it queued the value. (A tuple, not an enum: an
+            // enum's payload is copied out with a retain more per send.)
+            let start: (ContiguousArray<Entry?>, UInt, ContiguousArray<ContiguousArray<Entry?>>)? = state.withLock { state in
                 if remembersValues {
                     replacedSent = value
                     swap(&state.lastSent, &replacedSent)
                 }
-                switch delivery.apply(DeliveryStateMachine.send) {
+                switch delivery.applyHoldingLock(DeliveryStateMachine.send) {
                 case .deliverNow:
                     if remembersValues {
                         replacedDelivered = value
                         swap(&state.lastDelivered, &replacedDelivered)
                     }
-                    return .deliver(publishEntries(&state), epoch: cancellations.load(ordering: .relaxed), takeRetired(&state))
+                    return (publishEntries(&state), cancellations.load(ordering: .relaxed), takeRetired(&state))
                 case .drain:
                     state.queue.append(value)
-                    return .drain
+                    drains = true
+                    return nil
                 default:
                     state.queue.append(value)
-                    return .queued
+                    return nil
                 }
             }
             replacedSent = nil
-            replacedDelivered = nil
-            switch start {
-            case .deliver(let entries, let epoch, let retired):
-                _ = retired  // freed here, by the holder of the role, outside the lock
-                deliver(value, to: entries, epoch: epoch)
-            case .drain:
-                break
-            case .queued:
-                return  // the thread delivering delivers it
+            guard let (entries, epoch, retired) = start else {
+                if drains { finishDelivering() }
+                return  // otherwise the thread delivering delivers it
             }
+            _ = retired  // freed here, by the holder of the role, outside the lock
+            replacedDelivered = nil
+            deliver(value, to: entries, epoch: epoch)
         }
         finishDelivering()
-    }
-
-    /// What a send does after unlocking.
-    @usableFromInline
-    enum Start {
-        /// It took the role: free the retired buffers, deliver the value to these entries, then
-        /// the queue.
-        case deliver(ContiguousArray<Entry?>, epoch: UInt, ContiguousArray<ContiguousArray<Entry?>>)
-        /// It queued the value and took the role: deliver the queue.
-        case drain
-        /// It queued the value; the thread delivering delivers it.
-        case queued
     }
 
     /// The entries, for a delivery about to read them without the lock. Called under the lock
@@ -329,7 +321,7 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     package func enqueue(_ value: Value) {
         state.withLock { state in
             state.queue.append(value)
-            delivery.apply(DeliveryStateMachine.enqueuedForLater)
+            delivery.applyHoldingLock(DeliveryStateMachine.enqueuedForLater)
         }
     }
 
@@ -375,7 +367,7 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
             live.add(1, ordering: .relaxed)
             whileRegistering?(state.lastDelivered)
             guard replayCurrent, let current = state.lastDelivered else { return (.none, retired) }
-            switch delivery.apply(DeliveryStateMachine.send) {
+            switch delivery.applyHoldingLock(DeliveryStateMachine.send) {
             case .deliverNow:
                 return (.now(current), retired)
             case .drain:

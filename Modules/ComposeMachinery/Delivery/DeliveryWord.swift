@@ -37,6 +37,27 @@ package struct DeliveryWord: ~Copyable, Sendable {
         }
     }
 
+    /// Applies `transition`, which runs under the owner's lock, atomically, and returns its
+    /// action.
+    ///
+    /// From the idle state only a thread holding the owner's lock can change the word: ``DeliveryStateMachine/claim(_:)``
+    /// needs values waiting, which only a lock holder can add, and ``DeliveryStateMachine/finish(_:)`` and ``DeliveryStateMachine/tookNext(_:)``
+    /// need the role. So a transition from idle, under the lock, is written with a plain store
+    /// (the common case: a send that finds nobody delivering), and any other with
+    /// ``apply(_:)``'s compare-and-exchange.
+    ///
+    /// - Precondition: The caller holds the lock that guards the queue this word counts.
+    @inlinable
+    @discardableResult
+    package func applyHoldingLock(_ transition: (inout DeliveryState) -> DeliveryAction) -> DeliveryAction {
+        let current = word.load(ordering: .acquiring)
+        guard current == 0 else { return apply(transition) }
+        var state = DeliveryState(rawValue: 0)
+        let action = transition(&state)
+        if state.rawValue != current { word.store(state.rawValue, ordering: .releasing) }
+        return action
+    }
+
     /// The state now.
     @inlinable
     package var state: DeliveryState {

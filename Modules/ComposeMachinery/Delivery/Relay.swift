@@ -43,10 +43,23 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
         /// Events not handled yet, in the order they were sent.
         @usableFromInline var queue: Deque<Event> = []
         /// Set by ``start(_:)``; dropped by ``stop()``.
-        @usableFromInline var handler: (@Sendable (Event) -> Void)?
+        @usableFromInline var handler: Handler?
 
         @inlinable
         init() {}
+    }
+
+    /// The handler, in a struct so that taking it out of the lock (a generic `withLock`) moves
+    /// a struct: a bare closure returned through a generic result is re-abstracted, and the thunk
+    /// costs an allocation per event.
+    @usableFromInline
+    struct Handler {
+        @usableFromInline let handle: @Sendable (Event) -> Void
+
+        @inlinable
+        init(_ handle: @escaping @Sendable (Event) -> Void) {
+            self.handle = handle
+        }
     }
 
     @usableFromInline let books = LockedState(Books())
@@ -67,7 +80,7 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     package func start(_ handler: @escaping @Sendable (Event) -> Void) {
         books.withLock { books in
             precondition(books.handler == nil, "Relay.start called twice")
-            books.handler = handler
+            books.handler = Handler(handler)
         }
     }
 
@@ -91,8 +104,8 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
             drain()
             return
         }
-        let handler: (@Sendable (Event) -> Void)?? = books.withLock { books in
-            switch delivery.apply(DeliveryStateMachine.send) {
+        let handler: Handler?? = books.withLock { books in
+            switch delivery.applyHoldingLock(DeliveryStateMachine.send) {
             case .deliverNow:
                 return .some(books.handler)
             case .drain:
@@ -116,7 +129,7 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     package func enqueue(_ event: Event) {
         books.withLock { books in
             books.queue.append(event)
-            delivery.apply(DeliveryStateMachine.enqueuedForLater)
+            delivery.applyHoldingLock(DeliveryStateMachine.enqueuedForLater)
         }
     }
 
@@ -144,9 +157,9 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
 
     /// Calls `handler` (taken under the lock with the event) without the lock.
     @inlinable
-    func handle(_ event: Event, with handler: @Sendable (Event) -> Void) {
+    func handle(_ event: Event, with handler: Handler) {
         handlingThread.store(ThreadIdentity.current, ordering: .relaxed)
-        handler(event)
+        handler.handle(event)
         handlingThread.store(0, ordering: .relaxed)
     }
 
