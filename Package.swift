@@ -58,8 +58,11 @@ let modules: [Module] = [
     Module(name: "ComposeMachinery", dependsOn: [], external: [deque], isProduct: false),
     Module(name: "ComposeEmitters", dependsOn: ["ComposeMachinery"], external: [deque], testDependencies: [clocks]),
     Module(name: "ComposeValidation", dependsOn: []),
-    Module(name: "ComposeStore", dependsOn: ["ComposeMachinery", "ComposeEmitters"], external: [deque], testDependencies: [clocks]),
-    Module(name: "ComposePersistence", dependsOn: ["ComposeMachinery", "ComposeEmitters", "ComposeStore"], testDependencies: [clocks]),
+    Module(
+        name: "ComposeStore", dependsOn: ["ComposeMachinery", "ComposeEmitters"], external: [deque], testDependencies: [clocks]),
+    Module(
+        name: "ComposePersistence", dependsOn: ["ComposeMachinery", "ComposeEmitters", "ComposeStore"], testDependencies: [clocks]
+    ),
     Module(
         name: "ComposeRefs",
         dependsOn: ["ComposeMachinery", "ComposeStore"],
@@ -112,7 +115,9 @@ for module in modules {
 
 // Helpers this package's test targets share (not a product; users get ComposeTesting).
 targets.append(
-    .target(name: "ComposeTestSupport", dependencies: ["ComposeMachinery", "ComposeEmitters", "ComposeStore", "ComposeTesting", clocks], path: "Tests/Support")
+    .target(
+        name: "ComposeTestSupport",
+        dependencies: ["ComposeMachinery", "ComposeEmitters", "ComposeStore", "ComposeTesting", clocks], path: "Tests/Support")
 )
 
 // Stress tests: many threads on shared emitters, stores, routers and files, exact counts (run
@@ -121,7 +126,8 @@ targets.append(
     .testTarget(
         name: "ComposeStressTests",
         dependencies: [
-            "ComposeMachinery", "ComposeEmitters", "ComposeStore", "ComposeRefs", "ComposePersistence", "Compose", "ComposeTestSupport",
+            "ComposeMachinery", "ComposeEmitters", "ComposeStore", "ComposeRefs", "ComposePersistence", "Compose",
+            "ComposeTestSupport",
         ],
         path: "Tests/ComposeStressTests"
     )

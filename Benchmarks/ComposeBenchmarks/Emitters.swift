@@ -55,14 +55,14 @@ private func operatorChain() {
         .map { Point(x: $0 >> 1, y: $0) }
         .filter { $0.x & 1 == 0 }
         .undup()
-        .tap(\.x)
-        += { blackHole($0) }
+        .tap(\.x) += { blackHole($0) }
     Benchmark("Emitters/chain map-filter-undup-tap/Compose", configuration: configuration) { benchmark in
         for value in 0..<sends { emitter.send(value >> 1) }
     }
 
     let subject = PassthroughSubject<Int, Never>()
-    let cancellable = subject
+    let cancellable =
+        subject
         .map { Point(x: $0 >> 1, y: $0) }
         .filter { $0.x & 1 == 0 }
         .removeDuplicates()

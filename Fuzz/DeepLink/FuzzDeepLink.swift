@@ -48,7 +48,10 @@ func check(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let path = try? RoutingPath(parsing: text, scheme: scheme, limits: limits) else { return }
     // Printing, then parsing, gives the same path.
     let printed = path.description
-    guard let reparsed = try? RoutingPath(parsing: printed, limits: DeepLinkLimits(maxLength: 1 << 20, maxSegments: 32, maxParameters: 8)) else {
+    guard
+        let reparsed = try? RoutingPath(
+            parsing: printed, limits: DeepLinkLimits(maxLength: 1 << 20, maxSegments: 32, maxParameters: 8))
+    else {
         fatalError("the printed path does not parse: \(printed)")
     }
     precondition(reparsed == path, "round trip changed the path: \(path) -> \(reparsed)")

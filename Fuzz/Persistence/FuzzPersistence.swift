@@ -92,7 +92,9 @@ func restore<State: AnyState & Codable>(_ bytes: Data, into sentinel: State) {
         if verbose { print("\(State.self): \(error)") }
         switch error {
         case .corrupt(_, _, let movedTo):
-            precondition(movedTo != nil && storage.data == nil && storage.movedAside.last == bytes, "a corrupt save was not moved aside intact")
+            precondition(
+                movedTo != nil && storage.data == nil && storage.movedAside.last == bytes,
+                "a corrupt save was not moved aside intact")
         case .unsupportedFormat, .migrationFailed:
             precondition(storage.data == bytes, "a save that could not be migrated was not left in place")
         default:

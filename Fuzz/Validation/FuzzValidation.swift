@@ -26,7 +26,9 @@ func checkPattern(_ source: String, against value: String) {
     for candidate in [value, source, String(value.prefix(characters / 2)), ""] {
         let steps = pattern.steps(toMatch: candidate)
         let bound = 2 * (candidate.count + 1) * pattern.size
-        precondition(steps <= bound, "\(steps) steps (bound \(bound)) matching \(candidate.debugDescription) against \(source.debugDescription)")
+        precondition(
+            steps <= bound,
+            "\(steps) steps (bound \(bound)) matching \(candidate.debugDescription) against \(source.debugDescription)")
         precondition(
             pattern.matches(candidate) == pattern.matchesByCharacter(candidate),
             "the byte and character paths disagree on \(candidate.debugDescription) against \(source.debugDescription)"

@@ -157,12 +157,15 @@ public final class Persistence<State: AnyState & Codable>: StoreExtension {
         }
     }
 
-    private func migrate(_ data: Data, _ mismatch: Envelope<State>.VersionMismatch, location: String) throws(PersistenceError) -> State {
+    private func migrate(
+        _ data: Data, _ mismatch: Envelope<State>.VersionMismatch, location: String
+    ) throws(PersistenceError) -> State {
         if mismatch.formatVersion > Envelope<State>.formatVersion {
             throw .unsupportedFormat(location: location, formatVersion: mismatch.formatVersion)
         }
         guard mismatch.formatVersion >= 1 else {
-            throw setAside(data, location: location, reason: "invalid format version \(mismatch.formatVersion) (versions start at 1)")
+            throw setAside(
+                data, location: location, reason: "invalid format version \(mismatch.formatVersion) (versions start at 1)")
         }
         guard mismatch.version >= 1 else {
             throw setAside(data, location: location, reason: "invalid state version \(mismatch.version) (versions start at 1)")
@@ -175,7 +178,8 @@ public final class Persistence<State: AnyState & Codable>: StoreExtension {
             )
         }
         guard let migratable = State.self as? any MigratableState.Type else {
-            throw .migrationFailed(location: location, fromVersion: mismatch.version, reason: "the state is not a MigratableState")
+            throw .migrationFailed(
+                location: location, fromVersion: mismatch.version, reason: "the state is not a MigratableState")
         }
         do {
             guard let envelope = try JSONSerialization.jsonObject(with: data) as? [String: Any],

@@ -43,7 +43,8 @@ public struct ArrayField: Sendable {
         path: KeyPath<Elements.Element, Value>,
         rules: KeyValuePairs<Rule<Value>, String>
     ) {
-        self.init(array, name: name, validIfEmpty: validIfEmpty, value: { $0[keyPath: path] }, rules: rules.map { ($0.key, $0.value) })
+        self.init(
+            array, name: name, validIfEmpty: validIfEmpty, value: { $0[keyPath: path] }, rules: rules.map { ($0.key, $0.value) })
     }
 
     /// Checks every element itself.
@@ -70,14 +71,17 @@ public struct ArrayField: Sendable {
         rules: [(Rule<Value>, String?)]
     ) {
         if array.isEmpty {
-            errors = validIfEmpty ? [] : [
-                ValidationError(
-                    field: name,
-                    element: nil,
-                    rule: "nonEmpty",
-                    message: "\(name ?? "value") must not be empty"
-                ),
-            ]
+            errors =
+                validIfEmpty
+                ? []
+                : [
+                    ValidationError(
+                        field: name,
+                        element: nil,
+                        rule: "nonEmpty",
+                        message: "\(name ?? "value") must not be empty"
+                    )
+                ]
             return
         }
         var errors: [ValidationError] = []

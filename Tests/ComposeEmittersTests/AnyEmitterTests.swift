@@ -18,7 +18,7 @@ import Testing
         let heard = Recorder<Int>()
         let subscription = search.results += { heard.record($0) }
         search.query.send("ab")
-        search.query.send("ab")       // undup
+        search.query.send("ab")  // undup
         search.query.send("abc")
         subscription.cancel()
         search.query.send("abcd")

@@ -1,6 +1,7 @@
-@testable import ComposeEmitters
 import ComposeTestSupport
 import Testing
+
+@testable import ComposeEmitters
 
 /// Emitters as async sequences, and async work as emitters, with cancellation both ways.
 @Suite struct BridgeTests {

@@ -1,7 +1,7 @@
 import Clocks
-import ComposeTesting
 import ComposeEmitters
 import ComposeTestSupport
+import ComposeTesting
 import Testing
 
 @Suite struct ComposeClockTests {
@@ -11,7 +11,7 @@ import Testing
         let start = clock.now
         await test.advance(by: .seconds(3))
         #expect(start.duration(to: clock.now) == .seconds(3))
-        #expect(ComposeClock(clock).now == clock.now)   // wrapping twice wraps once
+        #expect(ComposeClock(clock).now == clock.now)  // wrapping twice wraps once
         #expect(clock.base is TestClock<Duration>)
     }
 

@@ -1,8 +1,9 @@
-@testable import ComposeEmitters
+import ComposeTestSupport
 import Dispatch
 import Synchronization
-import ComposeTestSupport
 import Testing
+
+@testable import ComposeEmitters
 
 /// The delivery contract of every emitter: order, reentrancy, cancellation and threads.
 @Suite struct DeliveryTests {
@@ -79,11 +80,12 @@ import Testing
         let emitter = SignalEmitter()
         let calls = Recorder<Void>()
         let slot = SubscriptionSlot()
-        slot.replace(with: emitter.register { _ in
-            calls.record()
-            slot.cancel()
-            emitter.send()  // queued: must not reach the cancelled handler
-        })
+        slot.replace(
+            with: emitter.register { _ in
+                calls.record()
+                slot.cancel()
+                emitter.send()  // queued: must not reach the cancelled handler
+            })
         emitter.send()
         emitter.send()
         #expect(calls.count == 1)
@@ -107,10 +109,11 @@ import Testing
         let emitter = ValueEmitter<Int>()
         let afterCancel = Atomic<Bool>(false)
         let violations = Atomic<Int>(0)
-        let subscription = emitter += { _ in
-            // A send that started after `cancel()` returned must never get here.
-            if afterCancel.load(ordering: .acquiring) { violations.add(1, ordering: .relaxed) }
-        }
+        let subscription =
+            emitter += { _ in
+                // A send that started after `cancel()` returned must never get here.
+                if afterCancel.load(ordering: .acquiring) { violations.add(1, ordering: .relaxed) }
+            }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for value in 0..<20_000 { emitter.send(value) }
@@ -229,7 +232,7 @@ import Testing
         box.mutate { $0 = emitter }
         emitter += { _ in }
         emitter.send(ReadsOnDeinit(box, seen))
-        emitter.send(ReadsOnDeinit(box, seen))   // replaces the first: its deinit reads lastValue
+        emitter.send(ReadsOnDeinit(box, seen))  // replaces the first: its deinit reads lastValue
         // Replaced while a delivery is in progress: the queued path releases outside the lock too.
         let reentrant = emitter.register { value in
             if seen.count == 1 { emitter.send(ReadsOnDeinit(box, seen)) }
@@ -255,10 +258,11 @@ import Testing
             let capture = Capture()
             weakCapture = capture
             let slot = SubscriptionSlot()
-            slot.replace(with: emitter.register { _ in
-                _ = capture
-                slot.cancel()
-            })
+            slot.replace(
+                with: emitter.register { _ in
+                    _ = capture
+                    slot.cancel()
+                })
         }
         #expect(weakCapture != nil)
         emitter.send()

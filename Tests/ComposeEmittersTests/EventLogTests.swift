@@ -1,6 +1,7 @@
-@testable import ComposeEmitters
 import ComposeTestSupport
 import Testing
+
+@testable import ComposeEmitters
 
 // The log is process-wide and tests run in parallel, so each test looks only at its own labels.
 @Suite struct EventLogTests {

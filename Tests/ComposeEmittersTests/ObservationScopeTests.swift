@@ -1,6 +1,7 @@
-@testable import ComposeEmitters
 import ComposeTestSupport
 import Testing
+
+@testable import ComposeEmitters
 
 @Suite struct ObservationScopeTests {
     @Test func endingAScopeCancelsItsSubscriptions() {

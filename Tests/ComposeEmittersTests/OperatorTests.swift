@@ -1,7 +1,8 @@
-@testable import ComposeEmitters
-import Synchronization
 import ComposeTestSupport
+import Synchronization
 import Testing
+
+@testable import ComposeEmitters
 
 /// Operators beyond the README's examples, and the edges of those in it.
 @Suite struct OperatorTests {
@@ -200,8 +201,7 @@ import Testing
             .map { Pair(a: $0 / 2, b: $0) }
             .filter { $0.b % 2 == 0 }
             .tap(\.a)
-            .undup()
-            += output.record
+            .undup() += output.record
         // a: 0 0 1 2 2 2 3 3 4, of which b is even for 0 1 2 2 3 3 4, undupped to 0 1 2 3 4.
         for value in [0, 1, 2, 4, 5, 4, 6, 6, 8] { emitter.send(value) }
         #expect(output.values == [0, 1, 2, 3, 4])

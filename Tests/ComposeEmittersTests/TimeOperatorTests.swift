@@ -1,7 +1,8 @@
 import Clocks
-@testable import ComposeEmitters
 import ComposeTestSupport
 import Testing
+
+@testable import ComposeEmitters
 
 /// `debounce`, `throttle`, `delay` and the timer, driven by a test clock: no test sleeps.
 @Suite struct TimeOperatorTests {

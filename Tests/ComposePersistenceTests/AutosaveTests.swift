@@ -89,10 +89,11 @@ import Testing
             store.state.value = 1
             store.state.value = 2
         }
-        #expect(await eventually {
-            let reader = Store<State>(storage: storage)
-            return (try? reader.persistence.restore()) == true && reader.state.value == 2
-        })
+        #expect(
+            await eventually {
+                let reader = Store<State>(storage: storage)
+                return (try? reader.persistence.restore()) == true && reader.state.value == 2
+            })
     }
 
     /// A pending save that fails after its store is gone still reports the failure on `errors`.
@@ -119,15 +120,15 @@ import Testing
         let directory = TemporaryDirectory()
         let storage = FilePersistentStorage(key: "purged", directory: directory.url)
         let store = Store<State>(storage: storage, autosave: .coalescing(window: .milliseconds(300), clock: clock))
-        store.state.value = 1          // saved at once
-        store.state.value = 2          // pending until the window closes
+        store.state.value = 1  // saved at once
+        store.state.value = 2  // pending until the window closes
         try store.persistence.purge()
         #expect(directory.contents == [])
         await clock.settle(by: .seconds(1))
         try await store.persistence.flush()
         #expect(directory.contents == [])
 
-        store.state.value = 3          // after the purge: saved at once, as after a quiet period
+        store.state.value = 3  // after the purge: saved at once, as after a quiet period
         try await store.persistence.flush()
         #expect(try restoredFile(storage).value == 3)
     }

@@ -13,13 +13,16 @@ import Testing
     static let valid = #"{"compose":1,"version":1,"savedAt":"2026-11-21T10:00:00Z","state":{"name":"saved","count":1}}"#
 
     @Test(arguments: [
-        ("", "not valid JSON"),                                                                   // empty
-        (String(valid.prefix(40)), "not valid JSON"),                                             // truncated
+        ("", "not valid JSON"),  // empty
+        (String(valid.prefix(40)), "not valid JSON"),  // truncated
         ("not json at all", "not valid JSON"),
-        (#"{"compose":1,"version":1,"savedAt":"2026-11-21T10:00:00Z"}"#, "missing state"),       // no state
-        (#"{"compose":1,"version":1,"savedAt":"2026-11-21T10:00:00Z","state":{"name":3,"count":1}}"#, "expected String at state.name"),
+        (#"{"compose":1,"version":1,"savedAt":"2026-11-21T10:00:00Z"}"#, "missing state"),  // no state
+        (
+            #"{"compose":1,"version":1,"savedAt":"2026-11-21T10:00:00Z","state":{"name":3,"count":1}}"#,
+            "expected String at state.name"
+        ),
         (#"{"compose":1,"version":1,"savedAt":"yesterday","state":{"name":"x","count":1}}"#, "not an ISO 8601 date"),
-        (#"[1,2,3]"#, "expected"),                                                                // wrong shape
+        (#"[1,2,3]"#, "expected"),  // wrong shape
         (#"{"version":1,"state":{}}"#, "missing compose"),
     ])
     func aCorruptSaveThrowsKeepsTheStateAndIsMovedAside(contents: String, reason: String) throws {
@@ -40,12 +43,12 @@ import Testing
         }
         #expect(location == directory.url.appendingPathComponent("form.json").path)
         #expect(why.contains(reason), "\(why)")
-        #expect(store.state == State())                               // unchanged
+        #expect(store.state == State())  // unchanged
         let aside = try #require(movedTo)
-        #expect((try? String(contentsOfFile: aside, encoding: .utf8)) == contents)   // kept as it was
-        #expect(directory.contents.count == 1)                       // only the set-aside file
+        #expect((try? String(contentsOfFile: aside, encoding: .utf8)) == contents)  // kept as it was
+        #expect(directory.contents.count == 1)  // only the set-aside file
         #expect(directory.contents.first?.hasPrefix("form.json.corrupt-") == true)
-        #expect(try store.persistence.restore() == false)            // nothing left to restore
+        #expect(try store.persistence.restore() == false)  // nothing left to restore
     }
 
     @Test func aSecondCorruptSaveDoesNotReplaceTheFirst() throws {
@@ -121,7 +124,10 @@ import Testing
         let directory = TemporaryDirectory()
         try directory.write(#"{"compose":2,"version":1,"savedAt":"2026-11-21T10:00:00Z","state":{}}"#, to: "form.json")
         let store = Store<State>(storage: FilePersistentStorage(key: "form", directory: directory.url))
-        #expect(throws: PersistenceError.unsupportedFormat(location: directory.url.appendingPathComponent("form.json").path, formatVersion: 2)) {
+        #expect(
+            throws: PersistenceError.unsupportedFormat(
+                location: directory.url.appendingPathComponent("form.json").path, formatVersion: 2)
+        ) {
             try store.persistence.restore()
         }
         #expect(directory.contents == ["form.json"])  // not moved: a newer Compose can read it
@@ -145,7 +151,8 @@ import Testing
 
     @Test func anOlderSaveIsMigrated() throws {
         let directory = TemporaryDirectory()
-        try directory.write(#"{"compose":1,"version":1,"savedAt":"2026-01-01T00:00:00Z","state":{"mail":"jill@example.com"}}"#, to: "m.json")
+        try directory.write(
+            #"{"compose":1,"version":1,"savedAt":"2026-01-01T00:00:00Z","state":{"mail":"jill@example.com"}}"#, to: "m.json")
         let store = Store<State>(storage: FilePersistentStorage(key: "m", directory: directory.url))
         #expect(try store.persistence.restore())
         #expect(store.state.email == "jill@example.com")

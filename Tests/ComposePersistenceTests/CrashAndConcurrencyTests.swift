@@ -129,7 +129,8 @@ struct PIDNamespaceTests {
             _ = try reader.persistence.restore()
             #expect(reader.state.filler.count == 200_000)
         }
-        #expect(child.isRunning, "the writer failed: \(String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))")
+        #expect(
+            child.isRunning, "the writer failed: \(String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))")
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
     }
@@ -149,7 +150,10 @@ struct PIDNamespaceTests {
         // Wait until the lock is held: our exclusive attempt fails.
         let probe = open(directory.path, O_RDONLY | O_DIRECTORY)
         defer { close(probe) }
-        while flock(probe, LOCK_EX | LOCK_NB) == 0 { flock(probe, LOCK_UN); usleep(1_000) }
+        while flock(probe, LOCK_EX | LOCK_NB) == 0 {
+            flock(probe, LOCK_UN)
+            usleep(1_000)
+        }
         _ = try FilePersistentStorage(key: "k", directory: directory.url).read()
         #expect(directory.contents == [".k.json.999999.1.tmp"])
     }
@@ -170,7 +174,8 @@ enum PIDNamespace {
     /// the next pid does not exist in this namespace (its `/proc` is still this namespace's), so
     /// the process's pid means nothing here.
     static func start(_ executable: String, _ arguments: [String]) -> Process {
-        let quoted = ([executable] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let quoted = ([executable] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
+            separator: " ")
         // Command substitution, not `&` and `wait`: the test process blocks SIGCHLD, its children
         // inherit the mask, and the shell's `wait` would never return.
         let script = """

@@ -1,7 +1,8 @@
-@testable import ComposePersistence
 import ComposeStore
 import Foundation
 import Testing
+
+@testable import ComposePersistence
 
 /// Dates survive a save exactly, and stay readable in the file. Found by the persistence fuzzer:
 /// with JSON's ISO 8601 strategy a `Date()` came back up to a second earlier.
@@ -15,12 +16,12 @@ import Testing
         Date(),
         Date(timeIntervalSinceReferenceDate: 0),
         Date(timeIntervalSinceReferenceDate: 0.5),
-        Date(timeIntervalSinceReferenceDate: 1.0e-7),                      // an exponent in `description`
+        Date(timeIntervalSinceReferenceDate: 1.0e-7),  // an exponent in `description`
         Date(timeIntervalSinceReferenceDate: 785_000_000.000_123_456_7),
-        Date(timeIntervalSince1970: -1.25),                                // before 1970
+        Date(timeIntervalSince1970: -1.25),  // before 1970
         Date(timeIntervalSince1970: 1_700_000_000.987_654_321),
         Date.distantPast, Date.distantFuture,
-        Date(timeIntervalSinceReferenceDate: 1e15),                        // beyond year 9999: a number
+        Date(timeIntervalSinceReferenceDate: 1e15),  // beyond year 9999: a number
     ]
 
     @Test(arguments: dates)
@@ -80,7 +81,7 @@ import Testing
         #expect(PersistedDate.date(from: "2026-05-21T12:00:00.Z") == nil)
         #expect(PersistedDate.date(from: "yesterday") == nil)
         #expect(PersistedDate.date(from: "2020-01-02T03:04:0.5Z") == nil)  // Foundation's parser took this
-        #expect(PersistedDate.date(from: "2023-02-29T00:00:00Z") == nil)   // not a leap year
+        #expect(PersistedDate.date(from: "2023-02-29T00:00:00Z") == nil)  // not a leap year
         #expect(PersistedDate.date(from: "2024-02-29T00:00:00Z") != nil)
         #expect(PersistedDate.date(from: "2026-05-21T24:00:00Z") == nil)
         #expect(PersistedDate.date(from: "2026-05-21T12:00:00Z trailing") == nil)
@@ -88,7 +89,8 @@ import Testing
 
     @Test func aSaveWithWholeSecondTimestampsStillRestores() throws {
         // Saves written before fractions were kept.
-        let json = #"{"compose":1,"version":1,"savedAt":"2026-11-21T10:00:00Z","state":{"at":"2026-05-21T12:00:00Z","history":[]}}"#
+        let json =
+            #"{"compose":1,"version":1,"savedAt":"2026-11-21T10:00:00Z","state":{"at":"2026-05-21T12:00:00Z","history":[]}}"#
         let store = Store<Visit>(storage: InMemoryPersistentStorage(data: Data(json.utf8)))
         #expect(try store.persistence.restore())
         #expect(store.at == Date(timeIntervalSince1970: 1_779_364_800))

@@ -1,8 +1,9 @@
-@testable import ComposePersistence
 import ComposeStore
 import ComposeTestSupport
 import Foundation
 import Testing
+
+@testable import ComposePersistence
 
 #if canImport(Glibc)
 import Glibc

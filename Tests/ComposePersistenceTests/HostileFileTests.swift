@@ -30,7 +30,8 @@ struct HostileFileTests {
 
     @Test func aDirectoryIsRefused() throws {
         let directory = TemporaryDirectory()
-        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("k.json"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent("k.json"), withIntermediateDirectories: true)
         try expectRefused(directory, kind: "a directory")
     }
 
@@ -48,7 +49,8 @@ struct HostileFileTests {
     @Test func aDeviceIsRefused() throws {
         let directory = TemporaryDirectory()
         try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: directory.url.appendingPathComponent("k.json").path, withDestinationPath: "/dev/zero")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.url.appendingPathComponent("k.json").path, withDestinationPath: "/dev/zero")
         try expectRefused(directory, kind: "a character device")
     }
 

@@ -1,4 +1,3 @@
-@testable import ComposeRefs
 import ComposeEmitters
 import ComposeMachinery
 import ComposeStore
@@ -6,6 +5,8 @@ import ComposeTestSupport
 import Dispatch
 import Foundation
 import Testing
+
+@testable import ComposeRefs
 
 @Suite struct ConcurrencyTests {
     @Test func concurrentWritesLastWriteWinsAndNoValueIsTorn() async {

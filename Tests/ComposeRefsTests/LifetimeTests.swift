@@ -1,6 +1,7 @@
-@testable import ComposeRefs
 import ComposeStore
 import Testing
+
+@testable import ComposeRefs
 
 @Suite struct LifetimeTests {
     @Test func anEntityGoesAwayWithItsLastHolder() {
@@ -28,7 +29,7 @@ import Testing
             store.observe(\.card.title) { _ in }
             #expect(referred.entry.listenerCount == 1)
         }
-        #expect(weakStorage == nil)                 // the entity does not keep the store alive
+        #expect(weakStorage == nil)  // the entity does not keep the store alive
         #expect(referred.entry.listenerCount == 0)  // and forgot its listener
         referred.value.title = "nobody listens"
     }

@@ -1,9 +1,10 @@
 import ComposePersistence
-@testable import ComposeRefs
 import ComposeStore
 import ComposeTestSupport
 import Foundation
 import Testing
+
+@testable import ComposeRefs
 
 @Suite struct PersistenceTests {
     @Test func aStateWithRefsPersistsTheValues() throws {

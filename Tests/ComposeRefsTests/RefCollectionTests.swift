@@ -1,8 +1,9 @@
 import ComposeEmitters
-@testable import ComposeRefs
 import ComposeStore
 import ComposeTestSupport
 import Testing
+
+@testable import ComposeRefs
 
 @Suite struct RefCollectionTests {
     /// A deck of `count` fresh cards, and a card store per element.
@@ -50,8 +51,8 @@ import Testing
         deck.observeChanges(\.cards) { changesets.record($0) }
 
         children[2].card.title = "edited elsewhere"  // an update, from another store
-        deck.cards.swapAt(0, 3)                     // moves
-        deck.cards.insert(Card.fresh("new"), at: 1) // an insertion
+        deck.cards.swapAt(0, 3)  // moves
+        deck.cards.insert(Card.fresh("new"), at: 1)  // an insertion
 
         let values = changesets.values
         #expect(values.count == 3)

@@ -1,9 +1,10 @@
 import ComposeEmitters
-@testable import ComposeRefs
-@testable import ComposeStore
 import ComposeTestSupport
 import Foundation
 import Testing
+
+@testable import ComposeRefs
+@testable import ComposeStore
 
 @Suite struct RefTests {
     @Test func aDeclaredValueJoinsTheLiveEntityAndTheLiveValueWins() {
@@ -43,7 +44,7 @@ import Testing
 
         store.card = Card(id: cardB.id, title: "b, assigned")  // points at B, writes B
         #expect(holderOfB.value.title == "b, assigned")
-        holderOfB.value.title = "b, written elsewhere"          // heard: the store holds B now
+        holderOfB.value.title = "b, written elsewhere"  // heard: the store holds B now
         #expect(store.card.title == "b, written elsewhere")
         #expect(titles.values == ["b, assigned", "b, written elsewhere"])
     }

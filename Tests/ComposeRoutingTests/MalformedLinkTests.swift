@@ -8,9 +8,9 @@ import Testing
     static let cases: [(String, Int?, Reason)] = [
         ("", nil, .empty),
         ("myapp:", nil, .empty),
-        ("//", nil, .empty),                      // a bare path: no authority without a scheme
+        ("//", nil, .empty),  // a bare path: no authority without a scheme
         ("/home//detail", 1, .emptySegment),
-        ("//home", 0, .emptySegment),            // after `myapp:` this would be the authority
+        ("//home", 0, .emptySegment),  // after `myapp:` this would be the authority
         ("/home/?id=0", 1, .emptyName),
         ("/home?&x", 0, .emptyParameter),
         ("/home?=1", 0, .emptyParameter),
@@ -62,10 +62,13 @@ import Testing
     }
 
     @Test func malformedArgumentsSayWhich() throws {
-        let error = #expect(throws: DeepLinkError.self) { try seedNavigator.resolve(RoutingPath(parsing: "/home/detail?id=seven")) }
+        let error = #expect(throws: DeepLinkError.self) {
+            try seedNavigator.resolve(RoutingPath(parsing: "/home/detail?id=seven"))
+        }
         #expect(error?.segment == 1)
         #expect(error?.description.contains("parameter \"id\" is not a valid Int") == true)
-        #expect(throws: DeepLinkError(segment: 1, .malformedArguments(screen: "detail", problem: "parameter \"id\" is missing"))) {
+        #expect(throws: DeepLinkError(segment: 1, .malformedArguments(screen: "detail", problem: "parameter \"id\" is missing")))
+        {
             try seedNavigator.resolve(RoutingPath(parsing: "/home/detail"))
         }
         #expect(throws: DeepLinkError(segment: 1, .unexpectedParameter(screen: "detail", name: "extra"))) {

@@ -1,6 +1,7 @@
 import ComposeRouting
 import ComposeTestSupport
 import Synchronization
+import Testing
 
 /// A condition the tests flip.
 final class Session: Sendable {
@@ -9,7 +10,6 @@ final class Session: Sendable {
     func logIn() { state.store(true, ordering: .relaxed) }
     func logOut() { state.store(false, ordering: .relaxed) }
 }
-import Testing
 
 /// Composition, after the Composable Navigator seed.
 @Suite struct NavigatorTests {
@@ -28,10 +28,16 @@ import Testing
             var parameters: ScreenParameters { x.map { ["x": "\($0)"] } ?? [:] }
         }
         // Both take `/same`: the first listed wins.
-        #expect(try Navigator.anyOf(.screen(WithX.self), .screen(Plain.self)).resolve(RoutingPath(parsing: "/same")).elements[0].screen is WithX)
-        #expect(try Navigator.anyOf(.screen(Plain.self), .screen(WithX.self)).resolve(RoutingPath(parsing: "/same")).elements[0].screen is Plain)
+        #expect(
+            try Navigator.anyOf(.screen(WithX.self), .screen(Plain.self)).resolve(RoutingPath(parsing: "/same")).elements[0]
+                .screen is WithX)
+        #expect(
+            try Navigator.anyOf(.screen(Plain.self), .screen(WithX.self)).resolve(RoutingPath(parsing: "/same")).elements[0]
+                .screen is Plain)
         // Only one takes `/same?x=1`: it wins wherever it is.
-        #expect(try Navigator.anyOf(.screen(Plain.self), .screen(WithX.self)).resolve(RoutingPath(parsing: "/same?x=1")).elements[0].screen is WithX)
+        #expect(
+            try Navigator.anyOf(.screen(Plain.self), .screen(WithX.self)).resolve(RoutingPath(parsing: "/same?x=1")).elements[0]
+                .screen is WithX)
     }
 
     /// The seed's login condition with wildcards.

@@ -56,8 +56,8 @@ import Testing
         let errors = Recorder<RoutingError>()
         router.errors += { errors.record($0) }
         _ = diagnostics {
-            router.push(\Owner.home)            // already on the stack
-            router.push(\Owner.computed)        // not stored
+            router.push(\Owner.home)  // already on the stack
+            router.push(\Owner.computed)  // not stored
             router.push(\RouterTests.Wrapper.page)  // another owner
         }
         #expect(errors.values.map(\.kind) == [.alreadyOnStack, .notRoutable, .notRoutable])
@@ -85,7 +85,11 @@ import Testing
     @Test func pathsAreObservable() {
         let router = Router(start: \Owner.home)
         let changes = Recorder<Int>()
-        withObservationTracking { _ = router.paths } onChange: { changes.record(1) }
+        withObservationTracking {
+            _ = router.paths
+        } onChange: {
+            changes.record(1)
+        }
         router.push(\Owner.detail)
         #expect(changes.count == 1)
     }

@@ -19,7 +19,7 @@ import Testing
         "MYAPP://home/detail?id=0",
         "myapp:/home/detail?id=0",
         "myapp:home/detail?id=0",
-        "myapp:///home/detail?id=0",           // an empty authority (RFC 3986)
+        "myapp:///home/detail?id=0",  // an empty authority (RFC 3986)
     ])
     func parsesLinksAndBarePaths(link: String) throws {
         let path = try RoutingPath(parsing: link, scheme: "myapp")
@@ -37,7 +37,10 @@ import Testing
     @Test func percentEncodingAndUnicode() throws {
         let element = RoutingPath.Element(name: "Résumé / CV", parameters: ["q": "a&b=c?d/e f%", "emoji": "👩‍👩‍👧"])
         let path = RoutingPath([element])
-        #expect(path.description == "/R%C3%A9sum%C3%A9%20%2F%20CV?q=a%26b%3Dc%3Fd%2Fe%20f%25&emoji=%F0%9F%91%A9%E2%80%8D%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7")
+        #expect(
+            path.description
+                == "/R%C3%A9sum%C3%A9%20%2F%20CV?q=a%26b%3Dc%3Fd%2Fe%20f%25&emoji=%F0%9F%91%A9%E2%80%8D%F0%9F%91%A9%E2%80%8D%F0%9F%91%A7"
+        )
         #expect(try RoutingPath(parsing: path.description) == path)
     }
 
@@ -80,7 +83,8 @@ import Testing
     @Test func typedScreensRoundTripThroughANavigator() throws {
         var generator = SplitMix64(seed: 11)
         for _ in 0..<2_000 {
-            let second: any Screen = Bool.random(using: &generator)
+            let second: any Screen =
+                Bool.random(using: &generator)
                 ? SettingsScreen()
                 : DetailScreen(id: Int.random(in: -1_000_000...1_000_000, using: &generator), flagged: .random(using: &generator))
             let path = RoutingPath(screens: [HomeScreen(), second])
@@ -114,7 +118,8 @@ import Testing
     @Test func anEmptyNameOrADuplicateParameterCannotBeDecoded() throws {
         let decoder = JSONDecoder()
         #expect(throws: DecodingError.self) {
-            try decoder.decode(RoutingPath.self, from: Data(#"{"elements":[{"name":"","parameters":{"items":[]},"presentation":"push"}]}"#.utf8))
+            try decoder.decode(
+                RoutingPath.self, from: Data(#"{"elements":[{"name":"","parameters":{"items":[]},"presentation":"push"}]}"#.utf8))
         }
         #expect(throws: DecodingError.self) {
             try decoder.decode(ScreenParameters.self, from: Data(#"{"items":[{"name":""}]}"#.utf8))

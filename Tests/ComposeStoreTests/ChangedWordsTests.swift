@@ -1,5 +1,6 @@
-@testable import ComposeStore
 import Testing
+
+@testable import ComposeStore
 
 @Suite struct ChangedWordsTests {
     func changes(_ old: [UInt8], _ new: [UInt8]) -> [Range<Int>] {

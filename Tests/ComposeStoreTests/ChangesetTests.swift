@@ -165,7 +165,8 @@ import Testing
         }
         #expect(changeset.moves.count <= kept, sourceLocation: sourceLocation)
         for update in changeset.updates {
-            #expect(old[update.from].id == new[update.to].id && old[update.from] != new[update.to], sourceLocation: sourceLocation)
+            #expect(
+                old[update.from].id == new[update.to].id && old[update.from] != new[update.to], sourceLocation: sourceLocation)
         }
     }
 }

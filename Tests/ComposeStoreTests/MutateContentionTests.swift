@@ -1,6 +1,6 @@
 import ComposeEmitters
-@_spi(Testing) import ComposeStore
 import ComposeMachinery
+@_spi(Testing) import ComposeStore
 import ComposeTestSupport
 import Foundation
 import Testing

@@ -1,7 +1,8 @@
-@testable import ComposeStore
 import ComposeTestSupport
 import Observation
 import Testing
+
+@testable import ComposeStore
 
 /// The store in Swift's Observation framework: `withObservationTracking` hears only about what
 /// its body read.

@@ -1,9 +1,10 @@
 import ComposeEmitters
-@testable import ComposeStore
 import ComposeTestSupport
 import Dispatch
 import Synchronization
 import Testing
+
+@testable import ComposeStore
 
 @Suite struct ObserveTests {
     @Test func firesOnlyWhenTheObservedValueChanges() {
@@ -12,11 +13,14 @@ import Testing
         store.observe(\.firstName) { names.record($0) }
 
         store.firstName = "Jill"
-        store.lastName = "Valentine"         // elsewhere: not heard
-        store.firstName = "Jill"             // same value: not heard
-        store.state.age = 23                 // whole-state write elsewhere: not heard
-        store.state.firstName = "Chris"      // whole-state write of the value: heard
-        store.mutate { $0.firstName = "Claire"; $0.age = 19 }
+        store.lastName = "Valentine"  // elsewhere: not heard
+        store.firstName = "Jill"  // same value: not heard
+        store.state.age = 23  // whole-state write elsewhere: not heard
+        store.state.firstName = "Chris"  // whole-state write of the value: heard
+        store.mutate {
+            $0.firstName = "Claire"
+            $0.age = 19
+        }
 
         #expect(names.values == ["Jill", "Chris", "Claire"])
     }
@@ -28,9 +32,12 @@ import Testing
             output.record("\(first) \(last) \(age)")
         }
         store.firstName = "Jill"
-        store.tags = ["x"]                   // none of the three: not heard
+        store.tags = ["x"]  // none of the three: not heard
         store.age = 23
-        store.mutate { $0.firstName = "Chris"; $0.lastName = "Redfield" }  // one batch, one call
+        store.mutate {
+            $0.firstName = "Chris"
+            $0.lastName = "Redfield"
+        }  // one batch, one call
         #expect(output.values == ["Jill  0", "Jill  23", "Chris Redfield 23"])
     }
 
@@ -41,9 +48,9 @@ import Testing
         store.observe(\.address.street) { streets.record($0) }
         store.observe(\.fullName) { fullNames.record($0) }  // computed: checked on every change
         store.address.street = "Main"
-        store.address.city = "Raccoon City"   // next to `street`, not it
+        store.address.city = "Raccoon City"  // next to `street`, not it
         store.firstName = "Jill"
-        store.age = 1                          // changes nothing the full name depends on
+        store.age = 1  // changes nothing the full name depends on
         #expect(streets.values == ["Main"])
         #expect(fullNames.values == ["Jill "])
     }
@@ -65,7 +72,10 @@ import Testing
         store.observe(\.firstName, \.age) { _, _ in order.record(2) }
         store.observe(\.fullName) { _ in order.record(3) }
         store.observe(\.age) { _ in order.record(4) }
-        store.mutate { $0.age = 1; $0.firstName = "Jill" }
+        store.mutate {
+            $0.age = 1
+            $0.firstName = "Jill"
+        }
         #expect(order.values == [1, 2, 3, 4])
     }
 
@@ -129,7 +139,7 @@ import Testing
         store.observe(\.firstName) { name in
             log.record("first:\(name)")
             if name == "Jill" {
-                store.lastName = "Valentine"   // commits at once...
+                store.lastName = "Valentine"  // commits at once...
                 log.record("read:\(store.lastName)")  // ...so it is read back at once
             }
         }

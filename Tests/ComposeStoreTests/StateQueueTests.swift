@@ -1,6 +1,6 @@
 import ComposeEmitters
-@_spi(Testing) import ComposeStore
 import ComposeMachinery
+@_spi(Testing) import ComposeStore
 import ComposeTestSupport
 import Testing
 
@@ -74,7 +74,10 @@ final class ManualScheduler: Sendable {
         let store = Store<Profile>(scheduler: queue.scheduler)
         let changes = Recorder<Profile>()
         store.willChange += changes.record
-        store.setState { $0.firstName = "Jill"; $0.lastName = "Valentine" }
+        store.setState {
+            $0.firstName = "Jill"
+            $0.lastName = "Valentine"
+        }
         store.setState { $0.age = 23 }
         queue.runAll()
         #expect(changes.values.map(\.age) == [0, 23])

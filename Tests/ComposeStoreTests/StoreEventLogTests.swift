@@ -16,7 +16,10 @@ import Testing
         defer { observation.cancel() }
 
         store.firstName = "Jill"
-        store.mutate { $0.age = 23; $0.lastName = "Valentine" }
+        store.mutate {
+            $0.age = 23
+            $0.lastName = "Valentine"
+        }
 
         await events.wait(forCount: 2)
         let logged = events.values

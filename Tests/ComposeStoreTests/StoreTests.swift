@@ -1,7 +1,8 @@
 import ComposeEmitters
-@testable import ComposeStore
 import ComposeTestSupport
 import Testing
+
+@testable import ComposeStore
 
 struct Profile: AnyState {
     var firstName = ""
@@ -29,13 +30,13 @@ struct Profile: AnyState {
     @Test func wrappedValueKeyedAccessAndStateAgree() {
         let store = Store<Profile>()
         store.wrappedValue.firstName = "Jill"
-        store.lastName = "Valentine"          // keyed write
+        store.lastName = "Valentine"  // keyed write
         store.state.age = 23
-        #expect(store.firstName == "Jill")    // keyed read
+        #expect(store.firstName == "Jill")  // keyed read
         #expect(store.state.lastName == "Valentine")
         #expect(store.wrappedValue.age == 23)
         #expect(store.address.city == "")
-        store.address.city = "Raccoon City"   // keyed write to a nested stored property
+        store.address.city = "Raccoon City"  // keyed write to a nested stored property
         #expect(store.state.address.city == "Raccoon City")
     }
 

@@ -16,7 +16,10 @@ import Testing
         let observation = EventLog.observe { event in
             // The observer is never called concurrently with itself, but the boxes keep TSan's
             // view of it simple.
-            let previous = last.mutate { last in defer { last = event.sequence }; return last }
+            let previous = last.mutate { last in
+                defer { last = event.sequence }
+                return last
+            }
             if event.sequence <= previous { outOfOrder.mutate { $0 += 1 } }
             if event.source.hasPrefix(label) { heard.mutate { $0 += 1 } }
         }

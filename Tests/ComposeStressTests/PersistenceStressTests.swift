@@ -46,7 +46,8 @@ import Testing
 
 /// A directory of its own, removed when the test ends.
 final class StressDirectory: Sendable {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("compose-stress-\(UUID().uuidString)", isDirectory: true)
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "compose-stress-\(UUID().uuidString)", isDirectory: true)
 
     deinit { try? FileManager.default.removeItem(at: url) }
 

@@ -45,7 +45,10 @@ import Testing
         let inside = Atomic<Int>(0)
         relay.start { event in
             if inside.add(1, ordering: .relaxed).newValue != 1 { overlap.add(1, ordering: .relaxed) }
-            let previous = last.mutate { last in defer { last[event.thread] = event.index }; return last[event.thread] }
+            let previous = last.mutate { last in
+                defer { last[event.thread] = event.index }
+                return last[event.thread]
+            }
             if previous != event.index - 1 { disorder.add(1, ordering: .relaxed) }
             inside.subtract(1, ordering: .relaxed)
         }

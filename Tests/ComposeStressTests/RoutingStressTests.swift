@@ -26,7 +26,10 @@ import Testing
         let lastTop = LockedBox<Route?>(nil)
         let heard = LockedBox(0)
         router.didPush += { change in
-            let previous = lastTop.mutate { last in defer { last = change.top }; return last }
+            let previous = lastTop.mutate { last in
+                defer { last = change.top }
+                return last
+            }
             if change.previousTop != previous { outOfOrder.mutate { $0 += 1 } }
             heard.mutate { $0 += 1 }
         }

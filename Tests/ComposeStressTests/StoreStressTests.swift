@@ -52,7 +52,8 @@ import Testing
                 let wrongOrder = exact ? version != state.last + 1 : version <= state.last
                 if wrongOrder || (previous != nil && previous != state.last) || !consistent, state.problems.count < 5 {
                     state.problems.append(
-                        "heard \(version) (previous \(previous.map(String.init) ?? "-")) after \(state.last); consistent: \(consistent)")
+                        "heard \(version) (previous \(previous.map(String.init) ?? "-")) after \(state.last); consistent: \(consistent)"
+                    )
                 }
                 state.last = version
             }

@@ -37,7 +37,7 @@ import Testing
     @Test func servicesAreTheSandboxsOwn() {
         let app = Services.current[Counter.self]
         let inside = withComposeSandbox { _ in Services.current[Counter.self] }
-        #expect(inside.made != app.made)   // not the app's, though the app made one first
+        #expect(inside.made != app.made)  // not the app's, though the app made one first
         #expect(withComposeSandbox { _ in Services.current[Counter.self] }.made != inside.made)
     }
 
@@ -48,7 +48,7 @@ import Testing
             #expect(storage.directory == sandbox.directory)
             let store = Store<State>(storage: storage, autosave: .coalescing(window: .seconds(60)))
             store.state.value = 1
-            store.state.value = 2   // pending: written when the store goes, before the sandbox ends
+            store.state.value = 2  // pending: written when the store goes, before the sandbox ends
             try await store.persistence.flush()
             #expect(FileManager.default.fileExists(atPath: storage.fileURL.path))
             return sandbox.directory

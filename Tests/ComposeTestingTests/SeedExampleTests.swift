@@ -52,13 +52,17 @@ import Testing
 
             @ValidationBuilder
             var credentials: Validation {
-                Field(email, rules: [
-                    .nonEmpty: "Email address must be non-empty",
-                    .email: "Invalid email address format",
-                ])
-                Field(password, rules: [
-                    .length(6...1000): "Password must be at least 6 characters long",
-                ])
+                Field(
+                    email,
+                    rules: [
+                        .nonEmpty: "Email address must be non-empty",
+                        .email: "Invalid email address format",
+                    ])
+                Field(
+                    password,
+                    rules: [
+                        .length(6...1000): "Password must be at least 6 characters long"
+                    ])
             }
         }
 
@@ -83,7 +87,10 @@ import Testing
         let component = ComponentTester(LogInComponent(), services: { $0.network = network })
         let state = StoreTester(component.root.$state)
 
-        state.mutate({ $0.email = "jill@example.com"; $0.password = "secret" }) {
+        state.mutate({
+            $0.email = "jill@example.com"
+            $0.password = "secret"
+        }) {
             $0.email = "jill@example.com"
             $0.password = "secret"
         }

@@ -1,6 +1,6 @@
-import ComposeTestSupport
 import ComposeEmitters
 import ComposeStore
+import ComposeTestSupport
 import ComposeTesting
 import Testing
 
@@ -62,7 +62,9 @@ import Testing
         let scope = ObservationScope()
         counter.connect(in: scope)
         let tester = StoreTester(counter.$state)
-        expectFailure("The state after send(Counter.increment) changed, and no change was asserted", "−   count: 0", "+   count: 1") {
+        expectFailure(
+            "The state after send(Counter.increment) changed, and no change was asserted", "−   count: 0", "+   count: 1"
+        ) {
             tester.send(counter.increment)
         }
         scope.end()
@@ -117,7 +119,10 @@ import Testing
         counter.reply.open()
         await eventually { counter.state.profile.value != nil }
         expectFailure("1 state change made since the last step must be received before send(Counter.increment)") {
-            tester.send(counter.increment) { $0.count = 1; $0.profile = .success(Profile(name: "Jill")) }
+            tester.send(counter.increment) {
+                $0.count = 1
+                $0.profile = .success(Profile(name: "Jill"))
+            }
         }
         await tester.finish()
         scope.end()
@@ -128,8 +133,8 @@ import Testing
         let scope = ObservationScope()
         counter.connect(in: scope)
         let tester = StoreTester(counter.$state, exhaustivity: .off)
-        tester.send(counter.setEmail, "x@example.com")                  // not asserted: fine
-        tester.send(counter.increment) { $0.count = 1 }                   // the email is not checked
+        tester.send(counter.setEmail, "x@example.com")  // not asserted: fine
+        tester.send(counter.increment) { $0.count = 1 }  // the email is not checked
         tester.send(counter.load)
         counter.reply.open()
         await tester.receive { $0.profile = .success(Profile(name: "Jill")) }  // waits for a match

@@ -29,7 +29,7 @@ import Testing
         events.email.send("jill@example.com")
         events.submit.send()  // Logging in as jill@example.com
 
-        scope.end()           // every observer above is cancelled
+        scope.end()  // every observer above is cancelled
         events.submit.send()  // nothing happens
         // README: getting-started end
 

@@ -11,10 +11,10 @@ import Testing
         let huge = Self.megabyte
         #expect(Rule<String>.nonEmpty.isSatisfied(by: huge))
         #expect(Rule<String>.nonBlank.isSatisfied(by: huge))
-        #expect(!Rule.email.isSatisfied(by: huge))                         // O(1): over 254 bytes
+        #expect(!Rule.email.isSatisfied(by: huge))  // O(1): over 254 bytes
         #expect(!Rule.email.isSatisfied(by: huge + "@example.com"))
-        #expect(Rule.length(0...Int.max).isSatisfied(by: huge))          // O(1)
-        #expect(!Rule.length(0...1_000).isSatisfied(by: huge))           // stops after 1,001
+        #expect(Rule.length(0...Int.max).isSatisfied(by: huge))  // O(1)
+        #expect(!Rule.length(0...1_000).isSatisfied(by: huge))  // stops after 1,001
         #expect(Rule.length(1_000_000...1_000_000).isSatisfied(by: huge))
         #expect(Rule<String>.pattern("a*").isSatisfied(by: huge))
         #expect(!Rule<String>.pattern("(a|aa)+b").isSatisfied(by: huge))  // made to backtrack

@@ -50,7 +50,10 @@ import Testing
         form.phones = ["+33 6 12 34 56 78", "call me"]
         let validation = form.validation
         #expect(validation.errors.map(\.field) == ["name", "email", "age", "phone1", "address.street", "address.city"])
-        #expect(validation.errors.map(\.rule) == ["nonBlank", "required", "range(18...130)", "pattern(\\+?[0-9 ]{6,20})", "nonBlank", "nonBlank"])
+        #expect(
+            validation.errors.map(\.rule) == [
+                "nonBlank", "required", "range(18...130)", "pattern(\\+?[0-9 ]{6,20})", "nonBlank", "nonBlank",
+            ])
         #expect(validation.message(for: "age") == "age must be between 18 and 130")
         #expect(validation.isValid("phone0"))
         #expect(!validation.isValid("phone1"))
@@ -99,7 +102,8 @@ import Testing
         let empty: [String] = []
         #expect(Validation { ArrayField(empty, rules: .nonEmpty) }.isValid)
         let failing = Validation { ArrayField(empty, name: "tags", validIfEmpty: false, rules: .nonEmpty) }
-        #expect(failing.errors == [ValidationError(field: "tags", element: nil, rule: "nonEmpty", message: "tags must not be empty")])
+        #expect(
+            failing.errors == [ValidationError(field: "tags", element: nil, rule: "nonEmpty", message: "tags must not be empty")])
     }
 
     @Test func anEmptyBuilderIsValid() {

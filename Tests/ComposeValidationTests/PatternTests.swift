@@ -1,16 +1,17 @@
-@testable import ComposeValidation
 import ComposeTestSupport
 import Foundation
 import Testing
+
+@testable import ComposeValidation
 
 @Suite struct PatternTests {
     @Test(arguments: [
         ("[A-Z]{2}[0-9]{4}", "AB1234", true),
         ("[A-Z]{2}[0-9]{4}", "AB123", false),
         ("[A-Z]{2}[0-9]{4}", "ab1234", false),
-        ("[A-Z]{2}[0-9]{4}", "AB12345", false),      // whole match
+        ("[A-Z]{2}[0-9]{4}", "AB12345", false),  // whole match
         ("^a.c$", "abc", true),
-        ("a.c", "a\nc", false),                       // . is not a newline
+        ("a.c", "a\nc", false),  // . is not a newline
         ("(ab|cd)+", "abcdab", true),
         ("(ab|cd)+", "abc", false),
         ("(?:x|y)*z", "xyxz", true),
@@ -19,25 +20,25 @@ import Testing
         ("a{2,}", "a", false),
         ("a{2,}", "aaaa", true),
         ("a{1,3}", "aaaa", false),
-        ("\\d+", "٣٤", true),                         // Arabic-Indic digits are decimal digits
+        ("\\d+", "٣٤", true),  // Arabic-Indic digits are decimal digits
         ("[0-9]+", "٣٤", false),
         ("\\w+", "Jill_Ü9", true),
         ("\\s*x\\s*", " \t x ", true),
         ("[^aeiou]+", "rhythm", true),
         ("[^aeiou]+", "rhythms and", false),
-        ("[a\\-z]", "-", true),                       // escaped hyphen is literal
-        ("[a-]", "-", true),                          // trailing hyphen is literal
+        ("[a\\-z]", "-", true),  // escaped hyphen is literal
+        ("[a-]", "-", true),  // trailing hyphen is literal
         ("\\.", ".", true),
         ("\\.", "x", false),
         ("[.]", "x", false),
-        ("é", "e\u{301}", true),                      // characters compare canonically
-        ("a*?b", "aab", true),                        // lazy quantifier: same strings
+        ("é", "e\u{301}", true),  // characters compare canonically
+        ("a*?b", "aab", true),  // lazy quantifier: same strings
         ("", "", true),
         ("", "x", false),
         ("(a|)", "", true),
         ("(a*)*b", "aaab", true),
         ("\\+?[0-9 ]{6,20}", "+33 6 12 34 56 78", true),
-        ("{x}", "{x}", true),                         // a brace that is not a quantifier is literal
+        ("{x}", "{x}", true),  // a brace that is not a quantifier is literal
     ])
     func matches(pattern: String, value: String, expected: Bool) throws {
         #expect(try Pattern(pattern).matches(value) == expected, "\(pattern) on \(value.debugDescription)")
@@ -101,7 +102,10 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(1))
     }
 
-    @Test(arguments: ["abc", "a|bc|d", "(ab)*", "[a-z]{2,5}", "(x|y){3}", "a{2,}", "^(\\d+\\.)?\\w{1,3}$", "((a|b)c?){0,4}", "a(b{0}){3}c", "(x{0})*"])
+    @Test(arguments: [
+        "abc", "a|bc|d", "(ab)*", "[a-z]{2,5}", "(x|y){3}", "a{2,}", "^(\\d+\\.)?\\w{1,3}$", "((a|b)c?){0,4}", "a(b{0}){3}c",
+        "(x{0})*",
+    ])
     func theComputedSizeIsTheBuiltSize(source: String) throws {
         let pattern = try Pattern(source)
         #expect(PatternProgram.size(of: try PatternParser.parse(source)) + 1 == pattern.size)
@@ -134,7 +138,8 @@ import Testing
         for _ in 0..<2_000 {
             let length = Int.random(in: 0...8, using: &generator)
             let input = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
-            #expect(pattern.matches(input) == pattern.program.wholeMatchByCharacter(input), "\(source) on \(input.debugDescription)")
+            #expect(
+                pattern.matches(input) == pattern.program.wholeMatchByCharacter(input), "\(source) on \(input.debugDescription)")
         }
     }
 
@@ -164,7 +169,9 @@ import Testing
 
     @Test func stackedQuantifiersCountAsNesting() {
         #expect(throws: PatternError.self) { try Pattern("a" + String(repeating: "*", count: 10_000)) }
-        #expect(throws: PatternError.self) { try Pattern(String(repeating: "(", count: 20) + "a" + String(repeating: ")*", count: 20)) }
+        #expect(throws: PatternError.self) {
+            try Pattern(String(repeating: "(", count: 20) + "a" + String(repeating: ")*", count: 20))
+        }
     }
 
     /// The deepest pattern accepted compiles and matches on a thread with a 256 KB stack, in a

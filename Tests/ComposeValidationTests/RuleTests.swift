@@ -3,9 +3,9 @@ import Testing
 
 @Suite struct RuleTests {
     @Test func lengthCountsCharactersNotScalarsOrBytes() {
-        let combining = "e\u{301}"          // é as e + combining acute: one character
-        let family = "👨‍👩‍👧‍👦"              // seven scalars: one character
-        let flag = "🇫🇷"                    // two regional indicators: one character
+        let combining = "e\u{301}"  // é as e + combining acute: one character
+        let family = "👨‍👩‍👧‍👦"  // seven scalars: one character
+        let flag = "🇫🇷"  // two regional indicators: one character
         #expect(combining.unicodeScalars.count == 2)
         #expect(Rule.length(1...1).isSatisfied(by: combining))
         #expect(Rule.length(1...1).isSatisfied(by: family))
@@ -31,7 +31,7 @@ import Testing
 
     @Test func nonEmptyAndNonBlank() {
         #expect(!Rule<String>.nonEmpty.isSatisfied(by: ""))
-        #expect(Rule<String>.nonEmpty.isSatisfied(by: "  "))   // spaces are characters
+        #expect(Rule<String>.nonEmpty.isSatisfied(by: "  "))  // spaces are characters
         #expect(!Rule<String>.nonBlank.isSatisfied(by: " \t\n\u{00A0}\u{2003}"))  // all Unicode white space
         #expect(Rule<String>.nonBlank.isSatisfied(by: " x "))
         #expect(Rule<String>.nonBlank.isSatisfied(by: "\u{200B}"))  // zero-width space is not white space
@@ -63,7 +63,7 @@ import Testing
         let missing: String? = nil
         let present: String? = "jill@example.com"
         let malformed: String? = "jill"
-        #expect(Validation { Field(missing, rules: .email) }.isValid)                 // nil is fine...
+        #expect(Validation { Field(missing, rules: .email) }.isValid)  // nil is fine...
         #expect(Validation { Field(missing, rules: .required, .email) }.errors.map(\.rule) == ["required"])  // ...unless required
         #expect(Validation { Field(present, rules: .required, .email) }.isValid)
         #expect(Validation { Field(malformed, rules: .required, .email) }.errors.map(\.rule) == ["email"])

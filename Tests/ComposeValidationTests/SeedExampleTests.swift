@@ -26,13 +26,17 @@ import Testing
 
         @ValidationBuilder
         var credentials: Validation {
-            Field(email, rules: [
-                .nonEmpty: "Email address must be non-empty",
-                .email: "Invalid email address format",
-            ])
-            Field(password, rules: [
-                .length(6...1000): "Password must be at least 6 characters long",
-            ])
+            Field(
+                email,
+                rules: [
+                    .nonEmpty: "Email address must be non-empty",
+                    .email: "Invalid email address format",
+                ])
+            Field(
+                password,
+                rules: [
+                    .length(6...1000): "Password must be at least 6 characters long"
+                ])
         }
     }
 
@@ -70,12 +74,16 @@ import Testing
         struct ArrayElementType {
             var title: String
         }
-        let arrayToValidate = [ArrayElementType(title: "First"), ArrayElementType(title: ""), ArrayElementType(title: String(repeating: "x", count: 91))]
+        let arrayToValidate = [
+            ArrayElementType(title: "First"), ArrayElementType(title: ""),
+            ArrayElementType(title: String(repeating: "x", count: 91)),
+        ]
         let validation = Validation {
-            ArrayField(arrayToValidate,
-                       validIfEmpty: true,
-                       path: \ArrayElementType.title,
-                       rules: .nonEmpty, .length(0...90))
+            ArrayField(
+                arrayToValidate,
+                validIfEmpty: true,
+                path: \ArrayElementType.title,
+                rules: .nonEmpty, .length(0...90))
         }
         #expect(validation.errors.map(\.element) == [1, 2])
         #expect(validation.errors.map(\.rule) == ["nonEmpty", "length(0...90)"])

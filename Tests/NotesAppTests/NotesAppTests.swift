@@ -49,7 +49,7 @@ struct NotesAppTests {
         list.send(detail.save) {
             $0.notes[1].title = "Big ideas"
         }
-        app.expectVisible(["NotesApp", "NotesApp/list"])   // popped itself
+        app.expectVisible(["NotesApp", "NotesApp/list"])  // popped itself
         #expect(!app.root.list.detail.isCreated)
         await list.finish()
         app.unmount()
@@ -64,7 +64,7 @@ struct NotesAppTests {
             let detail = try #require(app.root.list.detail.component)
             app.send(detail.edit, "   ")
             #expect(detail.state.validation.message(for: "title") == "A note needs a title")
-            list.send(detail.save)   // nothing changes: the shared note keeps its title
+            list.send(detail.save)  // nothing changes: the shared note keeps its title
         }
         app.expectVisible(["NotesApp", "NotesApp/list", "NotesApp/list/detail"])
         await list.finish()
@@ -80,7 +80,7 @@ struct NotesAppTests {
         list.send(app.root.list.search, "i")
         list.send(app.root.list.search, "id")
         await clock.advance(by: .milliseconds(299))
-        list.assert { _ in }   // nothing yet
+        list.assert { _ in }  // nothing yet
         // `advance(by:until:)` also wakes a timer task that started sleeping late, on a busy
         // machine, after the clock had already reached its deadline.
         await clock.advance(by: .milliseconds(1)) { app.root.list.$state.query == "id" }
@@ -131,7 +131,8 @@ struct NotesAppTests {
         #expect {
             try app.host.open("notes://list/note?id=9", scheme: "notes", with: NotesApp.navigator(for: app.root))
         } throws: { error in
-            (error as? DeepLinkError) == DeepLinkError(segment: 1, .refused(screen: "note", reason: "nothing was found for note?id=9"))
+            (error as? DeepLinkError)
+                == DeepLinkError(segment: 1, .refused(screen: "note", reason: "nothing was found for note?id=9"))
         }
         app.expectVisible(["NotesApp", "NotesApp/list"])
         #expect(!app.root.list.detail.isCreated)

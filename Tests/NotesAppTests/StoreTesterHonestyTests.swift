@@ -15,7 +15,7 @@ struct StoreTesterHonestyTests {
         let line = #line + 2
         withKnownIssue {
             list.send(app.root.list.add, "Later") {
-                $0.notes = [Note(id: 1, title: "Something else")]   // wrong, and it writes to note 1
+                $0.notes = [Note(id: 1, title: "Something else")]  // wrong, and it writes to note 1
                 $0.nextID = 5
             }
         } matching: { issue in
@@ -39,7 +39,7 @@ struct StoreTesterHonestyTests {
         app.send(detail.edit, "Renamed")
         let line = #line + 2
         withKnownIssue {
-            list.send(detail.save)   // "nothing changes": but the save rewrote note 1
+            list.send(detail.save)  // "nothing changes": but the save rewrote note 1
         } matching: { issue in
             issue.sourceLocation?.line == line
                 && issue.text.contains("changed, and no change was asserted")
@@ -68,7 +68,7 @@ struct StoreTesterHonestyTests {
     @Test func skipReceivedChangesTakesThemWithoutFailing() async throws {
         let app = ComponentTester(NotesApp())
         let list = StoreTester(app.root.list.$state)
-        app.send(app.root.list.add, "Unchecked")   // not through the tester: a change it owes
+        app.send(app.root.list.add, "Unchecked")  // not through the tester: a change it owes
         list.skipReceivedChanges()
         list.send(app.root.list.add, "Checked") {
             $0.notes.append(Note(id: 2, title: "Checked"))

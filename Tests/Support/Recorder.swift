@@ -1,9 +1,9 @@
 // Helpers shared by this package's test targets. Not a product: the helpers users put in their
 // own tests live in ComposeTesting.
 
-@_exported public import ComposeTesting
 import ComposeEmitters
 import ComposeMachinery
+@_exported public import ComposeTesting
 
 /// Collects what handlers receive, from any thread.
 public final class Recorder<Value: Sendable>: Sendable {

@@ -17,7 +17,8 @@ extension Component {
     /// mounted, or cannot be told apart from another, a `Diagnostic` says so and the emitter
     /// returned never sends.
     public var didAppear: SignalEmitter {
-        ComponentLookup.node(for: self, reading: "didAppear")?.didAppear ?? SignalEmitter(label: "\(Self.self).didAppear (not mounted)")
+        ComponentLookup.node(for: self, reading: "didAppear")?.didAppear
+            ?? SignalEmitter(label: "\(Self.self).didAppear (not mounted)")
     }
 
     /// Sent each time this component stops being visible; see ``didAppear``.
@@ -48,10 +49,12 @@ enum ComponentLookup {
         let matches = candidates.filter { $0.identityWords == words }
         if matches.count == 1 { return matches[0] }
         if let context, matches.contains(where: { $0 === context }) { return context }
-        let problem = matches.isEmpty
+        let problem =
+            matches.isEmpty
             ? "is not part of a mounted component tree"
             : "cannot be told apart from \(matches.count - 1) other mounted \(C.self) (give it an emitter or a store, or read it in its own observers)"
-        Diagnostics.report(domain: "components", "\(C.self).\(property): this \(C.self) \(problem); the emitter returned never sends")
+        Diagnostics.report(
+            domain: "components", "\(C.self).\(property): this \(C.self) \(problem); the emitter returned never sends")
         return nil
     }
 }

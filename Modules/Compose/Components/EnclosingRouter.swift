@@ -92,10 +92,11 @@ public struct EnclosedRouter: Sendable {
         }
         var route = Router.route(keyPath, instance: instance, anchor: anchor.identity)
         if anchor.type != ObjectIdentifier(Base.self) {
-            route = .failure(RoutingError(
-                .notRoutable, route: String(describing: keyPath),
-                reason: "it is rooted in \(Base.self), but this @EnclosingRouter belongs to \(anchor.name)"
-            ))
+            route = .failure(
+                RoutingError(
+                    .notRoutable, route: String(describing: keyPath),
+                    reason: "it is rooted in \(Base.self), but this @EnclosingRouter belongs to \(anchor.name)"
+                ))
         }
         return router.navigate(.push, to: route, animated: animated, fileID: fileID, line: line)
     }

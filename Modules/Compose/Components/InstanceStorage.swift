@@ -88,7 +88,8 @@ final class InstanceStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @un
 
     func announce(created: Bool, _ entry: SlotEntry) {
         guard case .instance(let id) = entry.id else { return }
-        EventLog.record(.lifecycle, source: "\(Wrapped.self)[\(id.uuidString.prefix(8))]", payload: created ? "didCreate" : "didDestroy")
+        EventLog.record(
+            .lifecycle, source: "\(Wrapped.self)[\(id.uuidString.prefix(8))]", payload: created ? "didCreate" : "didDestroy")
         (created ? didCreate : didDestroy).send(id)
     }
 }

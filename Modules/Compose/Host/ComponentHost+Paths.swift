@@ -72,7 +72,8 @@ extension ComponentHost {
             for (offset, element) in group.enumerated() {
                 let destination = element.destination!
                 if offset < current.count, destination.matches(current[offset], owner: ObjectIdentifier(type(of: owner))),
-                    let screen = destination.readScreen(owner, current[offset]), AnyHashable(screen) == AnyHashable(element.screen)
+                    let screen = destination.readScreen(owner, current[offset]),
+                    AnyHashable(screen) == AnyHashable(element.screen)
                 {
                     routes.append(current[offset])
                     shown = destination.shown(owner, current[offset])
@@ -146,7 +147,8 @@ extension ComponentHost {
                 screens.append(screen)
                 last = (route, match.destination)
             }
-            guard let (route, destination) = last, let shown = destination.shown(owner, route), shown is any RouterComponent else {
+            guard let (route, destination) = last, let shown = destination.shown(owner, route), shown is any RouterComponent
+            else {
                 break
             }
             owner = shown

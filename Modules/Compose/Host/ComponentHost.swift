@@ -94,7 +94,9 @@ public final class ComponentHost<Root: Component>: Sendable {
     /// created component of a `DynamicComponent` there, or of its instance `instance` for an
     /// `InstanceComponent`.
     public func node<Target: Routable>(_ keyPath: KeyPath<Root, Target>, instance: UUID? = nil) -> ComponentNode? {
-        guard let root = rootNode, case .success(let route) = Router.route(keyPath, instance: instance, anchor: ObjectIdentifier(root)) else {
+        guard let root = rootNode,
+            case .success(let route) = Router.route(keyPath, instance: instance, anchor: ObjectIdentifier(root))
+        else {
             return nil
         }
         return core.resolveNode(route, on: nil)

@@ -82,7 +82,8 @@ struct ComponentLayout: @unchecked Sendable {  // Immutable; metatypes.
             } else if fieldType is any InstanceComponentProtocol.Type {
                 fields.append(Field(name: field.name, offset: field.offset, size: field.size, type: fieldType, kind: .instance))
             } else if fieldType == EnclosingRouter.self {
-                fields.append(Field(name: field.name, offset: field.offset, size: field.size, type: fieldType, kind: .enclosingRouter))
+                fields.append(
+                    Field(name: field.name, offset: field.offset, size: field.size, type: fieldType, kind: .enclosingRouter))
             } else if let source = fieldType as? any SubscriptionSource.Type {
                 owned.append((field.offset, source))
             }
@@ -135,7 +136,9 @@ enum ComponentStorage {
     }
 
     /// The identities of the emitters, stores and routers stored at `fields` in `component`.
-    static func sources(_ fields: [(offset: Int, type: any SubscriptionSource.Type)], of component: any Component) -> [ObjectIdentifier] {
+    static func sources(
+        _ fields: [(offset: Int, type: any SubscriptionSource.Type)], of component: any Component
+    ) -> [ObjectIdentifier] {
         guard !fields.isEmpty else { return [] }
         return withBytes(of: component) { base in
             var identities: [ObjectIdentifier] = []

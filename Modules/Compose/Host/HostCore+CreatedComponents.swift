@@ -27,7 +27,9 @@ extension HostCore {
             bindRouters(in: node)
             evaluateObservers(in: node)
             slot.announce(created: true, entry)
-            if automaticVisibility, tree.withLock({ $0[parent].isVisible }), visibleChildren(of: parent).contains(where: { $0 === node }) {
+            if automaticVisibility, tree.withLock({ $0[parent].isVisible }),
+                visibleChildren(of: parent).contains(where: { $0 === node })
+            {
                 reveal(node, in: parent)
             }
         case .removed(let id):

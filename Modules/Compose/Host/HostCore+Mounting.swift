@@ -11,7 +11,8 @@ extension HostCore {
     func mount(_ root: any Component) {
         let startup = root as? any StartupComponent
         startup?.willBindRootComponent()
-        let node = ComponentNode(component: root, name: ComponentLayout.of(type(of: root)).typeName, parent: nil, slotEntry: nil, host: self)
+        let node = ComponentNode(
+            component: root, name: ComponentLayout.of(type(of: root)).typeName, parent: nil, slotEntry: nil, host: self)
         tree.withLock { tree in
             tree.root = node
             tree.isMounted = true
@@ -95,18 +96,21 @@ extension HostCore {
     /// component that is not created, say) to the routes before it, and reports it.
     func validateStack(of router: Router) {
         let routes = router.routes
-        guard let bad = routes.firstIndex(where: { route in
-            switch resolve(route, on: router) {
-            case .node, .pending: false
-            case .notCreated, .missing: true
-            }
-        }) else { return }
+        guard
+            let bad = routes.firstIndex(where: { route in
+                switch resolve(route, on: router) {
+                case .node, .pending: false
+                case .notCreated, .missing: true
+                }
+            })
+        else { return }
         let reason: String
         switch resolve(routes[bad], on: router) {
         case .notCreated(let why), .missing(let why): reason = why
         case .node, .pending: reason = ""
         }
-        Diagnostics.report(domain: "routing", "\(router.label): route \(routes[bad]) leads nowhere (\(reason)); the stack is cut below it")
+        Diagnostics.report(
+            domain: "routing", "\(router.label): route \(routes[bad]) leads nowhere (\(reason)); the stack is cut below it")
         router.reset(to: Array(routes.prefix(bad)))
     }
 
@@ -135,7 +139,6 @@ extension HostCore {
             }
         }
     }
-
 
     /// `node` and its descendants, parents first.
     func subtree(of node: ComponentNode) -> [ComponentNode] {

@@ -34,7 +34,8 @@ extension HostCore {
             return router.flatMap { tree.routerOwners[ObjectIdentifier($0)] }
         }
         guard let anchor else { return .missing("the component it is written from is not in the tree") }
-        return resolve(offset: location.offset, target: location.target, instance: route.instance, in: anchor, name: location.targetName)
+        return resolve(
+            offset: location.offset, target: location.target, instance: route.instance, in: anchor, name: location.targetName)
     }
 
     func resolve(offset: Int, target: ObjectIdentifier, instance: UUID?, in node: ComponentNode, name: String) -> Resolution {
@@ -42,7 +43,8 @@ extension HostCore {
         // A field of this component first: a zero-size one shares its offset with the field
         // that follows it, and must not be looked for inside that field. (Routers refuse the
         // key paths that could name several fields; see `Router.ambiguity`.)
-        for (index, field) in node.layout.fields.enumerated() where field.offset == offset && ObjectIdentifier(field.type) == target {
+        for (index, field) in node.layout.fields.enumerated()
+        where field.offset == offset && ObjectIdentifier(field.type) == target {
             switch field.kind {
             case .component:
                 return tree.withLock { $0[node].staticChildren[index] }.map(Resolution.node) ?? .missing("not bound")

@@ -55,7 +55,6 @@ extension HostCore {
         }
     }
 
-
     func tearDown() {
         guard let root = tree.withLock({ $0.isMounted ? $0.root : nil }) else { return }
         hide(root)

@@ -58,7 +58,6 @@ final class HostCore: RouteResolving, @unchecked Sendable {  // Mutable state un
         send(.slotChanged(slot, change))
     }
 
-
     func router(_ router: Router, didChange change: RouteChange) {
         send(.routerChanged(router, change))
     }
@@ -76,7 +75,6 @@ final class HostCore: RouteResolving, @unchecked Sendable {  // Mutable state un
         tree.withLock { $0.isMounted }
     }
 }
-
 
 extension ComponentNode {
     func isBoundNow(in host: HostCore) -> Bool {

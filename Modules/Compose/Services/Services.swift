@@ -91,10 +91,12 @@ public struct Services: Sendable {
     ) async rethrows -> Result {
         var services = Services(storage: ServiceStorage(parent: ServiceStorage.scoped))
         try configure(&services)
-        return try await ServiceStorage.$scoped.withValue(services.storage, operation: {
-            guard let clock = services.storage.clockOverride else { return try await operation() }
-            return try await ComposeClock.withCurrent(clock, operation: operation)
-        }, isolation: isolation)
+        return try await ServiceStorage.$scoped.withValue(
+            services.storage,
+            operation: {
+                guard let clock = services.storage.clockOverride else { return try await operation() }
+                return try await ComposeClock.withCurrent(clock, operation: operation)
+            }, isolation: isolation)
     }
 }
 
@@ -245,7 +247,9 @@ enum ServiceCreation {
         var current = creator
         // Follow the creators: each is either creating on its own, or waiting for a key.
         while current.thread != me {
-            guard let next = state.waiting[current.thread], let nextCreator = state.creating[next], chain.count <= state.creating.count else {
+            guard let next = state.waiting[current.thread], let nextCreator = state.creating[next],
+                chain.count <= state.creating.count
+            else {
                 return nil
             }
             chain.append(next)

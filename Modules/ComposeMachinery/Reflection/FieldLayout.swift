@@ -56,14 +56,15 @@ package struct FieldLayout: @unchecked Sendable {  // Immutable; metatypes.
     private init(describing type: Any.Type) {
         var fields: [Field] = []
         isStruct = _forEachField(of: type, options: []) { name, offset, fieldType, kind in
-            fields.append(Field(
-                name: String(cString: name),
-                offset: offset,
-                size: sizeOf(fieldType),
-                type: fieldType,
-                isStruct: kind == .struct,
-                isClass: kind == .class
-            ))
+            fields.append(
+                Field(
+                    name: String(cString: name),
+                    offset: offset,
+                    size: sizeOf(fieldType),
+                    type: fieldType,
+                    isStruct: kind == .struct,
+                    isClass: kind == .class
+                ))
             return true
         }
         self.fields = fields

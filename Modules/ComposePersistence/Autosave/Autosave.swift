@@ -14,7 +14,11 @@ import ComposeEmitters
 /// when the process exits normally, pending saves are written before it ends. Autosave errors go
 /// to ``Persistence/errors``.
 public struct Autosave: Sendable {
-    let makeSaver: @Sendable (_ save: @escaping @Sendable () throws(PersistenceError) -> Void, _ errors: @escaping @Sendable (PersistenceError) -> Void) -> any Autosaving
+    let makeSaver:
+        @Sendable (
+            _ save: @escaping @Sendable () throws(PersistenceError) -> Void,
+            _ errors: @escaping @Sendable (PersistenceError) -> Void
+        ) -> any Autosaving
 
     /// Saves at the first change, then at most once per `window`, measured on
     /// `ComposeClock.current` when the store is created (the continuous clock unless a test or

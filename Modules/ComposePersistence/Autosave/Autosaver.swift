@@ -37,9 +37,10 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
     }
 
     private let decisions = Relay<Event>()
-    private let saves = Relay<@Sendable () -> Void>(running: .scheduled { work in
-        DispatchQueue.global(qos: .utility).async(execute: work)
-    })
+    private let saves = Relay<@Sendable () -> Void>(
+        running: .scheduled { work in
+            DispatchQueue.global(qos: .utility).async(execute: work)
+        })
     private let alarm: Alarm<C>
     private let save: @Sendable () throws(PersistenceError) -> Void
     private let errors: @Sendable (PersistenceError) -> Void
@@ -103,10 +104,11 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
             run()
         } else {
             let done = DispatchSemaphore(value: 0)
-            decisions.send(.purge {
-                run()
-                done.signal()
-            })
+            decisions.send(
+                .purge {
+                    run()
+                    done.signal()
+                })
             done.wait()
         }
         try result.withLock { $0 }?.get()

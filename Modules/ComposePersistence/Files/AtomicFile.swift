@@ -112,7 +112,9 @@ enum AtomicFile {
     /// comparison and the move, so a completed save is never set aside.
     ///
     /// - Returns: The new path, or `nil` if `path` does not exist or holds other bytes.
-    static func moveAside(_ path: String, ifContents expected: Data, maximumSize: Int, date: Date = Date()) throws(PersistenceError) -> String? {
+    static func moveAside(
+        _ path: String, ifContents expected: Data, maximumSize: Int, date: Date = Date()
+    ) throws(PersistenceError) -> String? {
         let directory = (path as NSString).deletingLastPathComponent
         let lock = try DirectoryLock(directory, for: path)
         defer { lock.close() }

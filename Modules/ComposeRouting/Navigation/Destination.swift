@@ -116,7 +116,8 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
                 )
             },
             readScreen: { owner, route in
-                guard let read, let id = route.instance, let made = (owner as? Owner)?[keyPath: shared.keyPath].instance(for: id) else {
+                guard let read, let id = route.instance, let made = (owner as? Owner)?[keyPath: shared.keyPath].instance(for: id)
+                else {
                     return nil
                 }
                 return read(made)

@@ -208,7 +208,10 @@ extension Navigator {
             let result = chosen.match(path, at: index)
             if case .failure(let failure) = result, case .success = (holds ? or : either).match(path, at: index) {
                 let why = holds ? label : "not \(label)"
-                return .failure(Failure(error: DeepLinkError(segment: failure.error.segment ?? index, .refusedByCondition(why)), recognised: true))
+                return .failure(
+                    Failure(
+                        error: DeepLinkError(segment: failure.error.segment ?? index, .refusedByCondition(why)), recognised: true)
+                )
             }
             return result
         case .wildcard(let screen, let navigator):
@@ -238,31 +241,35 @@ extension Navigator {
         guard index < path.count else { return .success([]) }
         let element = path[index]
         guard element.name == type.name else {
-            return .failure(Failure(
-                error: DeepLinkError(segment: index, .unknownScreen(name: element.name, expected: [type.name])),
-                recognised: false
-            ))
+            return .failure(
+                Failure(
+                    error: DeepLinkError(segment: index, .unknownScreen(name: element.name, expected: [type.name])),
+                    recognised: false
+                ))
         }
         let screen: any Screen
         do {
             screen = try type.init(parameters: element.parameters)
         } catch {
-            return .failure(Failure(
-                error: DeepLinkError(segment: index, .malformedArguments(screen: type.name, problem: "\(error)")),
-                recognised: true
-            ))
+            return .failure(
+                Failure(
+                    error: DeepLinkError(segment: index, .malformedArguments(screen: type.name, problem: "\(error)")),
+                    recognised: true
+                ))
         }
         let printed = Set(screen.parameters.names)
         if let extra = element.parameters.names.first(where: { !printed.contains($0) }) {
-            return .failure(Failure(
-                error: DeepLinkError(segment: index, .unexpectedParameter(screen: type.name, name: extra)),
-                recognised: true
-            ))
+            return .failure(
+                Failure(
+                    error: DeepLinkError(segment: index, .unexpectedParameter(screen: type.name, name: extra)),
+                    recognised: true
+                ))
         }
         let resolved = ResolvedPath.Element(screen: screen, destination: destination)
         guard index + 1 < path.count else { return .success([resolved]) }
         guard let nesting else {
-            return .failure(Failure(error: DeepLinkError(segment: index + 1, .unexpectedSegment(after: type.name)), recognised: true))
+            return .failure(
+                Failure(error: DeepLinkError(segment: index + 1, .unexpectedSegment(after: type.name)), recognised: true))
         }
         return nesting.match(path, at: index + 1).map { [resolved] + $0 }
     }
@@ -271,7 +278,8 @@ extension Navigator {
     /// recognised name; unknown names at the same segment are merged into one list.
     private static func best(_ failures: [Failure], at index: Int, _ path: [RoutingPath.Element]) -> Failure {
         guard let farthest = failures.map(\.segment).max() else {
-            return Failure(error: DeepLinkError(segment: index, .unknownScreen(name: path[index].name, expected: [])), recognised: false)
+            return Failure(
+                error: DeepLinkError(segment: index, .unknownScreen(name: path[index].name, expected: [])), recognised: false)
         }
         let candidates = failures.filter { $0.segment == farthest }
         if let recognised = candidates.first(where: \.recognised) { return recognised }

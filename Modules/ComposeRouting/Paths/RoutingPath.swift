@@ -53,7 +53,8 @@ public struct RoutingPath: Hashable, Codable, Sendable, CustomStringConvertible,
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let name = try container.decode(String.self, forKey: .name)
             guard !name.isEmpty else {
-                throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "a screen's name cannot be empty")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .name, in: container, debugDescription: "a screen's name cannot be empty")
             }
             self.name = name
             parameters = try container.decode(ScreenParameters.self, forKey: .parameters)
@@ -168,7 +169,8 @@ struct DeepLinkParser {
         while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
             let byte = bytes[index]
             let isLetter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-            let isSchemeByte = isLetter || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            let isSchemeByte =
+                isLetter || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             guard isSchemeByte, index > 0 || isLetter else { return nil }  // a bare path
             index += 1
@@ -192,7 +194,8 @@ struct DeepLinkParser {
         let name = try decode(from, query, segment: segment)
         var parameters: [ScreenParameters.Item] = []
         if query < to {
-            try forEachPart(from: query + 1, to: to, separatedBy: UInt8(ascii: "&")) { (from: Int, to: Int) throws(DeepLinkError) in
+            try forEachPart(from: query + 1, to: to, separatedBy: UInt8(ascii: "&")) {
+                (from: Int, to: Int) throws(DeepLinkError) in
                 guard to > from else { throw DeepLinkError(segment: segment, .emptyParameter) }
                 guard parameters.count < limits.maxParameters else {
                     throw DeepLinkError(segment: segment, .tooManyParameters(limit: limits.maxParameters))

@@ -40,7 +40,8 @@ public struct ScreenParameters: Hashable, Codable, Sendable, ExpressibleByDictio
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let name = try container.decode(String.self, forKey: .name)
             guard !name.isEmpty else {
-                throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "a parameter's name cannot be empty")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .name, in: container, debugDescription: "a parameter's name cannot be empty")
             }
             self.name = name
             value = try container.decodeIfPresent(String.self, forKey: .value)
@@ -75,7 +76,8 @@ public struct ScreenParameters: Hashable, Codable, Sendable, ExpressibleByDictio
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let items = try container.decode([Item].self, forKey: .items)
         guard Set(items.map(\.name)).count == items.count else {
-            throw DecodingError.dataCorruptedError(forKey: .items, in: container, debugDescription: "a parameter's name appears twice")
+            throw DecodingError.dataCorruptedError(
+                forKey: .items, in: container, debugDescription: "a parameter's name appears twice")
         }
         self.items = items
     }

@@ -242,10 +242,11 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
                 guard let route else { preconditionFailure("push without a route") }
                 if state.onStack.contains(route) {
                     let position = state.stack.firstIndex(of: route) ?? 0
-                    return .failure(RoutingError(
-                        .alreadyOnStack, route: route.description,
-                        reason: "it is already on \(label)'s stack at position \(position); pop back to it instead"
-                    ))
+                    return .failure(
+                        RoutingError(
+                            .alreadyOnStack, route: route.description,
+                            reason: "it is already on \(label)'s stack at position \(position); pop back to it instead"
+                        ))
                 }
                 state.stack.append(route)
                 state.onStack.insert(route)
@@ -258,10 +259,11 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
                 pushed = [route]
             case .pop:
                 guard state.stack.count > minimum else {
-                    return .failure(RoutingError(
-                        .poppingRoot, route: state.stack.last?.description ?? "default content",
-                        reason: "\(label) has nothing above its root to pop"
-                    ))
+                    return .failure(
+                        RoutingError(
+                            .poppingRoot, route: state.stack.last?.description ?? "default content",
+                            reason: "\(label) has nothing above its root to pop"
+                        ))
                 }
                 let route = state.stack.removeLast()
                 state.onStack.remove(route)
@@ -315,11 +317,12 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         instance: UUID?
     ) -> Result<Route, RoutingError> {
         if let owner = state.withLock({ $0.owner }), owner.type != ObjectIdentifier(Owner.self) {
-            return .failure(RoutingError(
-                .notRoutable, route: String(describing: keyPath),
-                reason: "it is rooted in \(Owner.self), but \(label) belongs to \(owner.name); "
-                    + "nested components navigate through @EnclosingRouter"
-            ))
+            return .failure(
+                RoutingError(
+                    .notRoutable, route: String(describing: keyPath),
+                    reason: "it is rooted in \(Owner.self), but \(label) belongs to \(owner.name); "
+                        + "nested components navigate through @EnclosingRouter"
+                ))
         }
         return Self.route(keyPath, instance: instance, anchor: nil)
     }
@@ -331,19 +334,21 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         anchor: ObjectIdentifier?
     ) -> Result<Route, RoutingError> {
         guard let offset = MemoryLayout<Base>.offset(of: keyPath) else {
-            return .failure(RoutingError(
-                .notRoutable, route: String(describing: keyPath),
-                reason: "it is not a stored property of \(Base.self) (a computed property, or through a class)"
-            ))
+            return .failure(
+                RoutingError(
+                    .notRoutable, route: String(describing: keyPath),
+                    reason: "it is not a stored property of \(Base.self) (a computed property, or through a class)"
+                ))
         }
         if let ambiguity = ambiguity(of: Base.self, at: offset, Target.self) {
             return .failure(RoutingError(.ambiguous, route: String(describing: keyPath), reason: ambiguity))
         }
-        return .success(Route(
-            keyPath: keyPath,
-            instance: instance,
-            location: RouteLocation(anchor: anchor, offset: offset, target: Target.self)
-        ))
+        return .success(
+            Route(
+                keyPath: keyPath,
+                instance: instance,
+                location: RouteLocation(anchor: anchor, offset: offset, target: Target.self)
+            ))
     }
 
     /// Why a key path to a `Target` at `offset` of `Base` cannot name one stored property, or

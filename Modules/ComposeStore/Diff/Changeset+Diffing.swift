@@ -118,7 +118,8 @@ struct IdentityMatching {
                 for index in start..<end { hashes[index - start] = old[index].id.hashValue }
                 for index in (start..<end).reversed() {
                     // Push `index` in front of the later occurrences of its id.
-                    let later: Int32 = table.withSlot(forElementAt: index, of: old, hash: hashes[index - start]) { head, inserted in
+                    let later: Int32 = table.withSlot(forElementAt: index, of: old, hash: hashes[index - start]) {
+                        head, inserted in
                         guard !inserted else { return -1 }
                         defer { head = Int32(truncatingIfNeeded: index) }
                         return head
@@ -139,13 +140,14 @@ struct IdentityMatching {
         }
         for index in new.indices {
             // Take the first unmatched occurrence of the id, if any is left.
-            let match = table.withSlot(for: new[index].id, in: old) { head -> Int in
-                guard head >= 0 else { return -1 }
-                let match = head
-                let following = next[Int(match)]
-                head = following >= 0 ? following : -2 - match  // exhausted, still naming the id
-                return Int(match)
-            } ?? -1
+            let match =
+                table.withSlot(for: new[index].id, in: old) { head -> Int in
+                    guard head >= 0 else { return -1 }
+                    let match = head
+                    let following = next[Int(match)]
+                    head = following >= 0 ? following : -2 - match  // exhausted, still naming the id
+                    return Int(match)
+                } ?? -1
             guard match >= 0 else { continue }
             record(old: match, new: index)
             try matched(match, index)

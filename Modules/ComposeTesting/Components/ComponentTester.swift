@@ -127,16 +127,26 @@ public final class ComponentTester<Root: Component>: @unchecked Sendable {  // U
     }
 
     /// Makes the component at `keyPath` appear (`.manual` visibility).
-    public func appear<Target: Routable>(_ keyPath: KeyPath<Root, Target>, instance: UUID? = nil, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
-        setVisible(keyPath, instance: instance, true, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    public func appear<Target: Routable>(
+        _ keyPath: KeyPath<Root, Target>, instance: UUID? = nil, fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        setVisible(
+            keyPath, instance: instance, true, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Makes the component at `keyPath` disappear (`.manual` visibility).
-    public func disappear<Target: Routable>(_ keyPath: KeyPath<Root, Target>, instance: UUID? = nil, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
-        setVisible(keyPath, instance: instance, false, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    public func disappear<Target: Routable>(
+        _ keyPath: KeyPath<Root, Target>, instance: UUID? = nil, fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        setVisible(
+            keyPath, instance: instance, false, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    private func setVisible<Target: Routable>(_ keyPath: KeyPath<Root, Target>, instance: UUID?, _ visible: Bool, at location: TestLocation) {
+    private func setVisible<Target: Routable>(
+        _ keyPath: KeyPath<Root, Target>, instance: UUID?, _ visible: Bool, at location: TestLocation
+    ) {
         guard let node = host.node(keyPath, instance: instance) else {
             location.fail("No mounted component at \(keyPath).")
             return
@@ -188,7 +198,9 @@ public final class ComponentTester<Root: Component>: @unchecked Sendable {  // U
         let actual = router.paths
         guard actual != paths else { return }
         TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-            .fail("\(router.label)'s stack does not match: \(Difference.describe(expected: paths.map { String(describing: $0) }, actual: actual.map { String(describing: $0) }))")
+            .fail(
+                "\(router.label)'s stack does not match: \(Difference.describe(expected: paths.map { String(describing: $0) }, actual: actual.map { String(describing: $0) }))"
+            )
     }
 
     /// Fails unless the tree's routing path, read with `navigator`, is `path`

@@ -43,12 +43,14 @@ public final class TestPersistentStorage: AnyPersistentStorage {
     /// Makes the next `count` calls of `operation` throw `error` (by default
     /// `PersistenceError.unwritable` or `.unreadable`, naming the failure as injected).
     public func failNext(_ operation: Operation, times count: Int = 1, with error: PersistenceError? = nil) {
-        let failure = error ?? {
-            switch operation {
-            case .read: .unreadable(location: name, reason: "a failure injected by the test")
-            case .write, .delete, .moveAside: .unwritable(location: name, reason: "a failure injected by the test")
-            }
-        }()
+        let failure =
+            error
+            ?? {
+                switch operation {
+                case .read: .unreadable(location: name, reason: "a failure injected by the test")
+                case .write, .delete, .moveAside: .unwritable(location: name, reason: "a failure injected by the test")
+                }
+            }()
         state.withLock { $0.failures[operation, default: []] += Array(repeating: failure, count: count) }
     }
 

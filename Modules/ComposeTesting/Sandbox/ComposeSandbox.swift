@@ -120,15 +120,21 @@ public final class ComposeSandbox: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
     ) async rethrows -> Result {
-        try await Self.$current.withValue(self, operation: {
-            try await world.run {
-                try await ServiceStorage.$scoped.withValue(services, operation: {
-                    try await FilePersistentStorage.$directoryOverride.withValue(directory, operation: {
-                        try await ComposeClock.withCurrent(clock, operation: body)
-                    }, isolation: isolation)
-                }, isolation: isolation)
-            }
-        }, isolation: isolation)
+        try await Self.$current.withValue(
+            self,
+            operation: {
+                try await world.run {
+                    try await ServiceStorage.$scoped.withValue(
+                        services,
+                        operation: {
+                            try await FilePersistentStorage.$directoryOverride.withValue(
+                                directory,
+                                operation: {
+                                    try await ComposeClock.withCurrent(clock, operation: body)
+                                }, isolation: isolation)
+                        }, isolation: isolation)
+                }
+            }, isolation: isolation)
     }
 }
 

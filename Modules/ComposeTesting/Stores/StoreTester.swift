@@ -100,11 +100,12 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         let storage = store.storage
         let progress = LockedState(Progress(expected: Self.snapshot(store.state, of: storage)))
         self.progress = progress
-        subscriptions.append(store.didChange.register { change in
-            // Read now: a referenced value lives outside the state, and would change with it.
-            let snapshot = Self.snapshot(change.new, of: storage)
-            progress.withLock { $0.changes.append(snapshot) }
-        })
+        subscriptions.append(
+            store.didChange.register { change in
+                // Read now: a referenced value lives outside the state, and would change with it.
+                let snapshot = Self.snapshot(change.new, of: storage)
+                progress.withLock { $0.changes.append(snapshot) }
+            })
     }
 
     /// A detached copy of `state` (see "References").
@@ -147,7 +148,10 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         line: UInt = #line,
         column: UInt = #column
     ) {
-        step("send(\(emitter.label ?? "a signal"))", at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column), assert: assert) {
+        step(
+            "send(\(emitter.label ?? "a signal"))",
+            at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column), assert: assert
+        ) {
             emitter.send()
         }
     }
@@ -162,7 +166,10 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         line: UInt = #line,
         column: UInt = #column
     ) {
-        step("send(\(emitter.label ?? "a value"), \(value))", at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column), assert: assert) {
+        step(
+            "send(\(emitter.label ?? "a value"), \(value))",
+            at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column), assert: assert
+        ) {
             emitter.send(value)
         }
     }
@@ -215,7 +222,9 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         if exhaustivity == .on {
             let unreceived = progress.withLock { $0.changes.count }
             if unreceived > 0 {
-                location.fail("\(unreceived) state change\(unreceived == 1 ? "" : "s") made since the last step must be received before \(name).")
+                location.fail(
+                    "\(unreceived) state change\(unreceived == 1 ? "" : "s") made since the last step must be received before \(name)."
+                )
             }
         }
         progress.withLock { $0.changes.removeAll() }
@@ -242,7 +251,9 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         }
         if expected != actual {
             let verb = asserted ? "does not match the expectation" : "changed, and no change was asserted"
-            location.fail("\(what.prefix(1).uppercased() + what.dropFirst()) \(verb): \(Difference.describe(expected: expected, actual: actual))")
+            location.fail(
+                "\(what.prefix(1).uppercased() + what.dropFirst()) \(verb): \(Difference.describe(expected: expected, actual: actual))"
+            )
         }
         let accounted = snapshot(actual)
         progress.withLock { $0.expected = accounted }
@@ -292,7 +303,8 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
                 return
             }
             guard ContinuousClock.now < deadline else {
-                location.fail("Waited \(timeout) for the state to match: \(Difference.describe(expected: expected, actual: current))")
+                location.fail(
+                    "Waited \(timeout) for the state to match: \(Difference.describe(expected: expected, actual: current))")
                 return
             }
             try? await Task.sleep(for: .milliseconds(1))
@@ -325,9 +337,10 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         let key = ObjectIdentifier(emitter)
         let progress = self.progress
         progress.withLock { $0.tracked[key] = Tracked(label: label) }
-        subscriptions.append(emitter.register { value in
-            progress.withLock { $0.tracked[key]?.values.append(value) }
-        })
+        subscriptions.append(
+            emitter.register { value in
+                progress.withLock { $0.tracked[key]?.values.append(value) }
+            })
     }
 
     /// Takes the next signal `emitter` sent, waiting up to `timeout` for it.
@@ -339,7 +352,8 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         line: UInt = #line,
         column: UInt = #column
     ) async {
-        _ = await next(of: emitter, timeout: timeout, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        _ = await next(
+            of: emitter, timeout: timeout, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Takes the next value `emitter` sent, waiting up to `timeout` for it, and checks it.
@@ -355,7 +369,9 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard let value = await next(of: emitter, timeout: timeout, at: location) as? Value else { return }
         if value != expected {
-            location.fail("The value received from \(emitter.label ?? "the emitter") does not match: \(Difference.describe(expected: expected, actual: value))")
+            location.fail(
+                "The value received from \(emitter.label ?? "the emitter") does not match: \(Difference.describe(expected: expected, actual: value))"
+            )
         }
     }
 
@@ -414,7 +430,9 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
             )
         }
         for tracked in progress.tracked.values.sorted(by: { $0.label < $1.label }) where !tracked.values.isEmpty {
-            owed.append("- \(tracked.label) sent \(tracked.values.count) value\(tracked.values.count == 1 ? "" : "s") not received: \(tracked.values)")
+            owed.append(
+                "- \(tracked.label) sent \(tracked.values.count) value\(tracked.values.count == 1 ? "" : "s") not received: \(tracked.values)"
+            )
         }
         return owed
     }

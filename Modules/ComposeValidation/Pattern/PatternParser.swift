@@ -75,9 +75,15 @@ struct PatternParser {
         while let character = current {
             let bounds: (Int, Int?)
             switch character {
-            case "*": bounds = (0, nil); position += 1
-            case "+": bounds = (1, nil); position += 1
-            case "?": bounds = (0, 1); position += 1
+            case "*":
+                bounds = (0, nil)
+                position += 1
+            case "+":
+                bounds = (1, nil)
+                position += 1
+            case "?":
+                bounds = (0, 1)
+                position += 1
             case "{":
                 guard let braced = try bracedBounds() else { return (node, nesting) }
                 bounds = braced
@@ -237,7 +243,9 @@ struct PatternParser {
             if character == "\\" {
                 position += 1
                 switch try escape(inClass: true) {
-                case .characterClass(let named): result.members += named.members; continue
+                case .characterClass(let named):
+                    result.members += named.members
+                    continue
                 case .literal(let literal): member = .character(literal)
                 default: throw error("unexpected escape in a character class")
                 }

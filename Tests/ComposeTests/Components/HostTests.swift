@@ -1,8 +1,9 @@
-@testable import Compose
 import ComposeTestSupport
 import Foundation
 import Observation
 import Testing
+
+@testable import Compose
 
 @Suite struct HostTests {
     struct Leaf: Component {
@@ -29,10 +30,10 @@ import Testing
         router.errors += { errors.record($0.kind) }
 
         let found = diagnostics {
-            #expect(!router.pop())                                    // the root
-            #expect(!router.push(\Parent.first))                      // already on the stack
-            #expect(!router.push(\Parent.computed))                   // not a stored property
-            #expect(!router.push(\SeedAuthTests.AuthComponent.logIn)) // another owner's key path
+            #expect(!router.pop())  // the root
+            #expect(!router.push(\Parent.first))  // already on the stack
+            #expect(!router.push(\Parent.computed))  // not a stored property
+            #expect(!router.push(\SeedAuthTests.AuthComponent.logIn))  // another owner's key path
         }
         #expect(errors.values == [.poppingRoot, .alreadyOnStack, .notRoutable, .notRoutable])
         #expect(found.count == 4)

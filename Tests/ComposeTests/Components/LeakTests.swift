@@ -1,8 +1,9 @@
-@testable import Compose
-@testable import ComposeStore
 import ComposeTestSupport
 import Foundation
 import Testing
+
+@testable import Compose
+@testable import ComposeStore
 
 /// Mounting and unmounting a tree with routers, dynamic and instance components leaves
 /// nothing behind: no observer, no component, no registry entry.
@@ -58,8 +59,8 @@ import Testing
                 let host = ComponentHost(SoakRoot())
                 host.root.player.open.send()  // an instance, routed
                 let nested = try #require(host.root.player.next.ids.first.flatMap(host.root.player.next.instance(for:)))
-                nested.open.send()             // an instance of an instance
-                host.root.openEditor.send()    // a dynamic component on top
+                nested.open.send()  // an instance of an instance
+                host.root.openEditor.send()  // a dynamic component on top
                 if round.isMultiple(of: 2) {
                     host.root.editor.component?.close.send()  // pop it: destroyed now
                 }

@@ -67,11 +67,12 @@ import Testing
         let host = ComponentHost(Tracked(events: events))
         host.root.logIn.openSignUp.send()
         host.unmount()
-        #expect(events.values == [
-            "auth appeared", "logIn appeared",           // parents first
-            "logIn disappeared", "signUp appeared",      // the old top leaves, the new one comes
-            "signUp disappeared", "auth disappeared",    // children first
-        ])
+        #expect(
+            events.values == [
+                "auth appeared", "logIn appeared",  // parents first
+                "logIn disappeared", "signUp appeared",  // the old top leaves, the new one comes
+                "signUp disappeared", "auth disappeared",  // children first
+            ])
     }
 
     @Test func unmountingCancelsEveryObserver() {
@@ -83,7 +84,7 @@ import Testing
         #expect(host.activeObserverCount == 0)
         #expect(root.logIn.openSignUp.subscriberCount == 0)
         #expect(root.router.paths == [\AuthComponent.logIn])  // back at its root
-        root.logIn.openSignUp.send()                           // nobody listens
+        root.logIn.openSignUp.send()  // nobody listens
         #expect(root.router.paths == [\AuthComponent.logIn])
     }
 

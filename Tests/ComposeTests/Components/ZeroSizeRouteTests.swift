@@ -48,7 +48,7 @@ import Testing
         #expect(errors.values.first?.reason.contains(#"\SameType.about, \SameType.terms"#) == true)
         #expect(found.count == 1)
         #expect(host.root.router.paths == [\SameType.home])
-        #expect(host.node(\.terms) == nil)       // no wrong answer
+        #expect(host.node(\.terms) == nil)  // no wrong answer
         #expect(!host.isVisible(\.terms))
         #expect(host.visibleIDs == ["SameType", "SameType/home"])
         host.unmount()

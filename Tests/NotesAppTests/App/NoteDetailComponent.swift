@@ -32,7 +32,7 @@ struct NoteDetailComponent: Component {
         save += {
             let current = state
             guard current.validation.isValid else { return }
-            $state.note.title = current.draft   // the shared note: the list reads it at once
+            $state.note.title = current.draft  // the shared note: the list reads it at once
             router.pop()
         }
         close += { router.pop() }

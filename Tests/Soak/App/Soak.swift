@@ -90,7 +90,8 @@ public struct Soak {
         // A clock that never advances: autosave writes only when flushed, so the soak decides
         // when saves happen and checks each one.
         let autosave = Autosave.coalescing(window: .seconds(1), clock: TestClock())
-        host = ComponentHost(AppRoot(feedStorage: feedStorage, settingsStorage: settingsStorage, autosave: autosave), label: "soak")
+        host = ComponentHost(
+            AppRoot(feedStorage: feedStorage, settingsStorage: settingsStorage, autosave: autosave), label: "soak")
     }
 
     /// The feed holds between these numbers of cards. It starts full, so the high-water marks of
@@ -244,7 +245,9 @@ public struct Soak {
         let feed = host.root.feed
         let cards = feed.state.cards
         if cards != model.cards {
-            fail("after \(action), the feed holds \(cards.count) cards, the model \(model.cards.count); first difference at \(zip(cards, model.cards).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(cards.count, model.cards.count))")
+            fail(
+                "after \(action), the feed holds \(cards.count) cards, the model \(model.cards.count); first difference at \(zip(cards, model.cards).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(cards.count, model.cards.count))"
+            )
         }
         let shown = feed.detail.component?.state.card
         if shown != model.detail {
@@ -257,7 +260,9 @@ public struct Soak {
         case .settings: expectedIDs = ["AppRoot", "AppRoot/settings"]
         }
         if host.visibleIDs != expectedIDs || host.root.router.depth != (model.screen == .feed ? 1 : 2) {
-            fail("after \(action), the host shows \(host.visibleIDs) at depth \(host.root.router.depth), the model \(model.screen)")
+            fail(
+                "after \(action), the host shows \(host.visibleIDs) at depth \(host.root.router.depth), the model \(model.screen)"
+            )
         }
         let observers = host.activeObserverCount
         if let seen = observersByScreen[model.screen] {
@@ -281,7 +286,8 @@ public struct Soak {
             // Fresh stores restore each save (`restore()` is false while nothing was saved).
             let feed = Store<FeedState>(storage: InMemoryPersistentStorage(data: feedStorage.data))
             if try feed.persistence.restore(), feed.state.cards != host.root.feed.state.cards {
-                fail("the feed's save restores \(feed.state.cards.count) cards, not the \(host.root.feed.state.cards.count) shown")
+                fail(
+                    "the feed's save restores \(feed.state.cards.count) cards, not the \(host.root.feed.state.cards.count) shown")
             }
             let settings = Store<SettingsState>(storage: InMemoryPersistentStorage(data: settingsStorage.data))
             if try settings.persistence.restore(), settings.state != host.root.settings.state {
