@@ -163,6 +163,29 @@ import Testing
         #expect(report.interleavings == 133)
     }
 
+    /// A relay's way: the holder takes every waiting value at once, then delivers them one by one
+    /// without the lock.
+    @Test(arguments: [false, true])
+    func takingEveryWaitingValueAtOnce(withAStore: Bool) {
+        var model = DeliveryModel(
+            threads: withAStore
+                ? ["S": [.enqueueForLater("s1"), .claim], "B": [.send("b")], "T": [.enqueueForLater("t"), .claim]]
+                : ["A": [.send("a")], "B": [.send("b")], "C": [.send("c")]],
+            subscribers: withAStore ? 1 : 2
+        )
+        model.takesEverythingWaiting = true
+        let report = model.exploreEveryInterleaving()
+        #expect(report.failures == [])
+        #expect(report.interleavings > 100)
+    }
+
+    @Test func takingEverythingUncountsEverything() {
+        var state = DeliveryState(isDelivering: true, pending: 3)
+        #expect(Machine.tookAll(&state, count: 3) == .deliverNow)
+        #expect(state == DeliveryState(isDelivering: true))
+        #expect(Machine.finish(&state) == .idle)
+    }
+
     /// The model catches a broken protocol: a `finish` that gives the role up with values
     /// waiting strands them, and the exploration says so.
     @Test func theModelCatchesAStrandedValue() {
@@ -225,6 +248,9 @@ struct DeliveryModel {
     var handlerOfFirstSubscriberCancels: [String: Int] = [:]
     /// The `finish` transition, replaceable to check that the model catches a broken protocol.
     var finish: (inout DeliveryState) -> DeliveryAction = DeliveryStateMachine.finish
+    /// Whether the holder takes every waiting value at once (``DeliveryStateMachine/tookAll(_:count:)``,
+    /// as a ``Relay`` does) rather than one at a time (as an emitter does).
+    var takesEverythingWaiting = false
     /// The `send` transition, likewise.
     var send: (inout DeliveryState) -> DeliveryAction = DeliveryStateMachine.send
 
@@ -312,9 +338,16 @@ struct DeliveryModel {
                 world.failures.append("told to take a value, but the queue is empty")
                 return
             }
-            let value = world.queue.removeFirst()
-            _ = DeliveryStateMachine.tookNext(&world.state)
-            then = delivery(of: value, in: world) + [.finish]
+            if takesEverythingWaiting {
+                let values = world.queue
+                world.queue.removeAll()
+                _ = DeliveryStateMachine.tookAll(&world.state, count: values.count)
+                then = values.flatMap { delivery(of: $0, in: world) } + [.finish]
+            } else {
+                let value = world.queue.removeFirst()
+                _ = DeliveryStateMachine.tookNext(&world.state)
+                then = delivery(of: value, in: world) + [.finish]
+            }
         case .call(let value, let subscriber):
             expectHolder(thread, in: &world)
             guard world.cancelledAt[subscriber] == nil else { break }  // the loop's token check

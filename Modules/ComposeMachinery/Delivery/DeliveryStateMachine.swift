@@ -19,9 +19,10 @@
 /// The queue itself lives beside the word, under its owner's lock (``LockedState``). The pending
 /// count moves with it: a value is appended in the same hold of the lock as the transition that
 /// counts it (``send(_:)``, ``enqueuedForLater(_:)``), and taken in the same hold as the one that
-/// uncounts it (``tookNext(_:)``). The two transitions that need no queue, ``finish(_:)`` (give the
-/// role up) and ``claim(_:)`` (take it for a waiting queue), run without the lock: that keeps a
-/// send that finds nobody delivering to one lock round trip and two atomic operations.
+/// uncounts it (``tookNext(_:)``, or ``tookAll(_:count:)`` for the whole queue). The two
+/// transitions that need no queue, ``finish(_:)`` (give the role up) and ``claim(_:)`` (take it
+/// for a waiting queue), run without the lock: that keeps a send that finds nobody delivering to
+/// one lock round trip and two atomic operations.
 ///
 /// ## Why nothing is stranded
 /// A value is only queued while somebody holds the role or values already wait, and the count says
@@ -95,6 +96,17 @@ package enum DeliveryStateMachine {
     package static func tookNext(_ state: inout DeliveryState) -> DeliveryAction {
         precondition(state.isDelivering && state.pending > 0, "took a value that was not counted")
         state.pending -= 1
+        return .deliverNow
+    }
+
+    /// The holder of the role took every waiting value (`count` of them) out of the queue at
+    /// once, to deliver them one after another without the lock. Applied under the owner's lock,
+    /// in the same hold as the removal. A relay does this: it takes one lock per batch rather
+    /// than one per event, so threads queueing in a tight loop cannot starve it of the lock.
+    @inlinable
+    package static func tookAll(_ state: inout DeliveryState, count: Int) -> DeliveryAction {
+        precondition(state.isDelivering && count > 0 && state.pending == count, "took other than every waiting value")
+        state.pending = 0
         return .deliverNow
     }
 }

@@ -18,10 +18,16 @@ import Synchronization
 ///   task, a dispatch queue), one at a time, in order; the sender only queues. For work that must
 ///   not run on the caller's thread (file I/O, a store's queued `setState`).
 ///
-/// The handler is never called concurrently with itself, and never under a lock. It is taken
-/// under the lock with each event, so once ``stop()`` has returned no event handled afterwards
-/// reaches it, and it is released then. A handler usually captures its owner weakly: the owner
-/// keeps the relay.
+/// The handler is never called concurrently with itself, and never under a lock. Once ``stop()``
+/// has returned, no event handled afterwards reaches it (an event being handled at that moment
+/// finishes), and it is released when that event is done. A handler usually captures its owner
+/// weakly: the owner keeps the relay.
+///
+/// The thread holding the role takes the whole queue at once (``DeliveryStateMachine/tookAll(_:count:)``)
+/// and handles it without the lock, so threads that queue in a tight loop, taking and releasing
+/// the lock as fast as they can, cannot starve it: each time it gets the lock it takes everything
+/// they queued. It swaps the queue with a second one it keeps for the purpose, so a relay in use
+/// allocates nothing per event.
 @usableFromInline
 package final class Relay<Event: Sendable>: @unchecked Sendable {  // State under `books`' lock.
     /// Where a relay handles events.
@@ -66,6 +72,14 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     /// The delivery role and the number of events in `Books.queue`, changed by the transitions of
     /// ``DeliveryStateMachine`` only.
     @usableFromInline let delivery = DeliveryWord()
+    /// The events the holder of the role took from the queue and has not handled yet. Only the
+    /// holder touches it (the role is handed from one holder to the next through `delivery`'s
+    /// sequentially consistent transitions, which order their accesses); empty, with its
+    /// capacity kept, between batches. Only one thread can reach it at a time, so the dynamic
+    /// exclusivity check a class's `var` gets (two runtime calls per access) is off.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var inHand: Deque<Event> = []
+    /// Set by ``stop()``: the holder drops the rest of its batch.
+    @usableFromInline let isStopped = Atomic<Bool>(false)
     @usableFromInline let running: Running
     /// The thread handling events now, or 0.
     @usableFromInline let handlingThread = Atomic<UInt>(0)
@@ -90,6 +104,7 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     @usableFromInline
     package func stop() {
         let dropped = books.withLock { books in
+            isStopped.store(true, ordering: .releasing)
             defer { books.handler = nil }
             return books.handler
         }
@@ -148,7 +163,7 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
         handlingThread.load(ordering: .relaxed) == ThreadIdentity.current
     }
 
-    /// The number of events queued and not handled yet.
+    /// The number of events queued and not yet taken by the thread handling events.
     package var backlog: Int {
         books.withLock { $0.queue.count }
     }
@@ -163,17 +178,23 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
         handlingThread.store(0, ordering: .relaxed)
     }
 
-    /// Called by the holder of the role with nothing in hand: handles the queue, then gives the
-    /// role up.
+    /// Called by the holder of the role with nothing in hand: handles the queue, a batch at a
+    /// time, then gives the role up.
     @inlinable
     func finish() {
         while delivery.apply(DeliveryStateMachine.finish) == .takeNext {
-            let (event, handler) = books.withLock { books in
-                let event = books.queue.removeFirst()
-                delivery.apply(DeliveryStateMachine.tookNext)
-                return (event, books.handler)
+            let handler: Handler? = books.withLock { books in
+                swap(&books.queue, &inHand)
+                delivery.apply { DeliveryStateMachine.tookAll(&$0, count: inHand.count) }
+                return books.handler
             }
-            if let handler { handle(event, with: handler) }
+            while let event = inHand.popFirst() {
+                guard let handler, !isStopped.load(ordering: .acquiring) else {
+                    inHand.removeAll(keepingCapacity: true)
+                    break
+                }
+                handle(event, with: handler)
+            }
         }
     }
 }
