@@ -196,6 +196,8 @@ targets.append(
             "Compose",
             // Seeded inputs (random edits of identified arrays), shared with the tests.
             "ComposeTestSupport",
+            // The C allocator's bytes in use, for the memory scenarios.
+            "HeapStats",
             .product(name: "Benchmark", package: "benchmark"),
             .product(name: "OpenCombine", package: "OpenCombine"),
         ],

@@ -73,9 +73,9 @@ def compare(label, ours, baseline, kind, target, check):
 
 for n in (1, 10, 100, 1_000, 10_000):
     scenario = f"Emitters/fan-out N={n}"
-    if n >= 100:
-        compare(f"fan-out N={n} vs closure loop", f"{scenario}/Compose", f"{scenario}/closure loop",
-                "faster", ">= 0.75x", lambda r: r >= 0.75)
+    floor = 0.95 if n == 10 else 0.75
+    compare(f"fan-out N={n} vs closure loop", f"{scenario}/Compose", f"{scenario}/closure loop",
+            "faster", f">= {floor}x", lambda r, floor=floor: r >= floor)
     compare(f"fan-out N={n} vs OpenCombine", f"{scenario}/Compose", f"{scenario}/OpenCombine",
             "faster", ">= 10x" if n >= 100 else (">= 3x" if n == 1 else ""),
             (lambda r: r >= 10) if n >= 100 else ((lambda r: r >= 3) if n == 1 else None))
@@ -88,23 +88,29 @@ for n in (10, 10_000):
             f"Emitters/subscribe+cancel live={n}/OpenCombine", "faster", "", None)
 
 for k in (1, 100, 10_000):
+    scenario = f"Store/1,000 fields K={k}"
     for write in ("keypath write", "whole-state write"):
-        scenario = f"Store/1,000 fields K={k}"
         big = k >= 10_000
         compare(f"store 1,000 fields K={k}, {write} vs OpenCombine", f"{scenario} {write}/Compose",
-                f"{scenario} {write}/OpenCombine", "faster", ">= 1000x" if big else "",
+                f"{scenario} property write/OpenCombine", "faster", ">= 1000x" if big else "",
                 (lambda r: r >= 1000) if big else None)
+        floor = 1.5 if write == "keypath write" else (0.5 if k == 1 else 1.0)
         compare(f"store 1,000 fields K={k}, {write} vs Observation", f"{scenario} {write}/Compose",
-                f"{scenario} property write/Observation", "faster", ">= 5x" if big else "",
-                (lambda r: r >= 5) if big else None)
+                f"{scenario} property write/Observation", "faster", f">= {floor}x",
+                lambda r, floor=floor: r >= floor)
+# Informational: at K=1 almost every write is heard by nobody and queues no notice, while at
+# K=10,000 every field has about ten observers to call, so the two do different work.
 for write in ("keypath write", "whole-state write"):
     compare(f"store {write}: cost at K=10,000 vs K=1", f"Store/1,000 fields K=10000 {write}/Compose",
-            f"Store/1,000 fields K=1 {write}/Compose", "cost", "<= 3x cost", lambda r: r <= 3)
+            f"Store/1,000 fields K=1 {write}/Compose", "cost", "", None)
 for write in ("keypath write", "whole-state write"):
     compare(f"store 10 fields K=10, {write} vs OpenCombine", f"Store/10 fields K=10 {write}/Compose",
-            f"Store/10 fields K=10 {write}/OpenCombine", "faster", "", None)
+            "Store/10 fields K=10 property write/OpenCombine", "faster", "", None)
     compare(f"store 10 fields K=10, {write} vs Observation", f"Store/10 fields K=10 {write}/Compose",
             "Store/10 fields K=10 property write/Observation", "faster", "", None)
+for write in ("keypath write", "whole-state write"):
+    compare(f"app state (40 fields, 200 observers), {write} vs Observation", f"Store/app state {write}/Compose",
+            "Store/app state property write/Observation", "faster", ">= 3x", lambda r: r >= 3)
 
 compare("Observation peer: expanded by hand vs @Observable (10 fields)",
         "Store/10 fields K=10 property write/Observation (expanded by hand)",
@@ -121,6 +127,8 @@ compare("save 1 MB state vs JSONEncoder + Data.write(.atomic)", "Persistence/sav
 compare("restore 1 MB state vs Data(contentsOf:) + JSONDecoder", "Persistence/restore 1 MB state/Compose",
         "Persistence/restore 1 MB state/Data(contentsOf:) + JSONDecoder", "cost", "", None)
 
+compare("one ref write heard by 1 store vs Observation (1 tracker)", "Refs/one write to M=1 stores/Compose",
+        "Refs/one write heard by one tracker/Observation", "faster", ">= 1x", lambda r: r >= 1)
 for m in (100, 1_000):
     compare(f"one ref write to M={m} stores: cost vs M=1", f"Refs/one write to M={m} stores/Compose",
             "Refs/one write to M=1 stores/Compose", "cost", "", None)
@@ -132,7 +140,7 @@ compare("diff 10,000 identified elements vs stdlib inferringMoves", "Store/diff 
         "Store/diff 10000 elements/stdlib difference(from:).inferringMoves()", "faster", ">= 20x",
         lambda r: r >= 20)
 compare("diff: cost of 100,000 elements vs 10,000", "Store/diff 100000 elements/Compose",
-        "Store/diff 10000 elements/Compose", "cost", "<= 12x cost", lambda r: r <= 12)
+        "Store/diff 10000 elements/Compose", "cost", "<= 11x cost", lambda r: r <= 11)
 compare("push+pop: cost at depth 1,000 vs depth 1", "Components/push+pop at depth 1000/Compose",
         "Components/push+pop at depth 1/Compose", "cost", "<= 2x cost", lambda r: r <= 2)
 compare("mounting: cost per component, 10,000 vs 1,000", "Components/mount a tree of 10000/Compose",
@@ -160,6 +168,21 @@ ABSOLUTE = [
     ("parse and apply a 20-segment deep link", "Routing/parse+apply 20-segment deep link/Compose", "", None),
     ("parse a 20-segment path", "Routing/parse 20 segments/Compose", "", None),
     ("diff of 100,000 identified elements", "Store/diff 100000 elements/Compose", "", None),
+]
+
+# (row, benchmark, baseline, target text, check on (ours - baseline) ns / extra): the cost of each
+# operation beyond the first.
+MARGINAL = [
+    ("one ref write: cost of each further store (M=1,000 vs M=1)", "Refs/one write to M=1000 stores/Compose",
+     "Refs/one write to M=1 stores/Compose", 999, "<= 300 ns", lambda ns: ns <= 300),
+]
+
+# (row, ours, peer or None, target text, check on (ours bytes, peer bytes))
+MEMORY = [
+    ("bytes per store of 10 Int fields vs an @Observable class", "Memory/store of 10 Int fields/Compose",
+     "Memory/store of 10 Int fields/Observation", "<= 2x", lambda ours, peer: ours <= 2 * peer),
+    ("bytes per emitter subscriber", "Memory/emitter subscriber/Compose", None, "<= 64", lambda ours, _: ours <= 64),
+    ("bytes per keypath observer", "Memory/keypath observer/Compose", None, "<= 333", lambda ours, _: ours <= 333),
 ]
 
 ALLOCATIONS = [
@@ -201,6 +224,21 @@ def main(path):
         figure = f"{ns / 1000:.2f} µs" if ns >= 1000 else f"{ns:.0f} ns"
         verdict = "" if check is None else ("met" if check(ns) else "MISSED")
         rows.append((label, figure, "-", "-", target, verdict))
+    for label, name, baseline, extra, target, check in MARGINAL:
+        if name not in results or baseline not in results:
+            continue
+        ns = (results[name]["ns_per_op"] - results[baseline]["ns_per_op"]) / extra
+        rows.append((label, f"{ns:.0f} ns", "-", "-", target, "met" if check(ns) else "MISSED"))
+    for label, name, peer, target, check in MEMORY:
+        if name not in results or "bytes" not in results[name]["custom"]:
+            continue
+        ours = results[name]["custom"]["bytes"]
+        theirs = results[peer]["custom"].get("bytes") if peer in results else None
+        if peer is not None and theirs is None:
+            continue
+        ratio = f"{ours / theirs:.2f}x" if theirs else "-"
+        rows.append((label, f"{ours:g} bytes", f"{theirs:g} bytes" if theirs else "-", ratio, target,
+                     "met" if check(ours, theirs) else "MISSED"))
     for label, name, deliveries_per_send, target in ALLOCATIONS:
         if name not in results or results[name]["mallocs_per_op"] is None:
             continue

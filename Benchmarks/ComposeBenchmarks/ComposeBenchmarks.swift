@@ -22,6 +22,7 @@ let benchmarks: @Sendable () -> Void = {
     diffBenchmarks()
     componentBenchmarks()
     routingBenchmarks()
+    memoryBenchmarks()
 }
 
 /// The configuration of a benchmark whose iteration performs `ops` operations of kind `unit`.

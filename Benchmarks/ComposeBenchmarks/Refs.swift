@@ -1,6 +1,7 @@
 import Benchmark
 import ComposeRefs
 import ComposeStore
+import Observation
 
 /// Ref scenarios: one write propagated to M stores that share the entity; one write, and one
 /// look-up of a live id, with 100 and with 100,000 distinct ids alive.
@@ -8,6 +9,7 @@ func refsBenchmarks() {
     for stores in [1, 100, 1_000] {
         propagation(toStores: stores)
     }
+    observationPropagation()
     registrySize(100, tag: HundredIDs.self)
     registrySize(100_000, tag: HundredThousandIDs.self)
 }
@@ -41,10 +43,11 @@ private final class WriteCounter: @unchecked Sendable {
 /// through the first store, as a component would, and every store hears it.
 private func propagation(toStores count: Int) {
     let referred = Referred(BenchmarkSpecimen<PropagationIDs>(id: count, name: "propagated", count: 0))
+    let heard = Calls()
     let stores = (0..<count).map { _ in
         let store = Store<SpecimenState<PropagationIDs>>()
         store.state.$specimen = referred
-        store.observe(\.specimen.count) { blackHole($0) }
+        store.observe(\.specimen.count) { _ in heard.count += 1 }
         return store
     }
     let writes = count >= 1_000 ? 10 : (count >= 100 ? 100 : 1_000)
@@ -54,10 +57,37 @@ private func propagation(toStores count: Int) {
         configuration: scenario(ops: writes, unit: "writes")
     ) { _ in
         // Through the stores array: the closure must keep every store (and its observer) alive.
+        let before = heard.count
         for _ in 0..<writes {
             stores[0].specimen.count = counter.next()
         }
+        precondition(heard.count - before == writes * count, "every store's observer hears every write")
     }
+}
+
+/// The peer of one write heard by one store: an `@Observable` object's write heard by one
+/// `withObservationTracking` (tracking again when it fires, as a view does).
+private func observationPropagation() {
+    let model = ObservedSpecimen()
+    let calls = Calls()
+    let tracker = ObservationTracker(calls: calls) { blackHole(model.count) }
+    let writes = 1_000
+    let counter = WriteCounter()
+    Benchmark("Refs/one write heard by one tracker/Observation", configuration: scenario(ops: writes, unit: "writes")) { _ in
+        let before = calls.count
+        for _ in 0..<writes {
+            model.count = counter.next()
+        }
+        precondition(calls.count - before == writes, "the tracker hears every write")
+        blackHole(tracker)
+    }
+}
+
+@Observable
+final class ObservedSpecimen: @unchecked Sendable {
+    var id = 0
+    var name = "propagated"
+    var count = 0
 }
 
 /// `ids` entities alive; one store holds one of them. Times a write through the store and a

@@ -1,3 +1,4 @@
+import ComposeMachinery
 extension Store {
     /// Queues a mutation, Cyanic- and MvRx-style.
     ///
@@ -41,6 +42,6 @@ extension Store {
     /// The asynchronous work of the store still going: queued `setState`/`withState` pieces, and
     /// the key paths of running `execute` calls. For test helpers.
     package var pendingWork: (queued: Int, executing: [AnyKeyPath]) {
-        (storage.stateQueue.pendingCount, storage.executions.runningKeyPaths)
+        (storage.lazyStateQueue.ifMade?.pendingCount ?? 0, storage.lazyExecutions.ifMade?.runningKeyPaths ?? [])
     }
 }

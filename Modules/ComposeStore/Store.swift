@@ -95,6 +95,14 @@ public struct Store<State: AnyState>: Sendable {
     public var wrappedValue: State {
         get { storage.read() }
         nonmutating set { storage.write(newValue) }
+        // `state.x = value` and `state.list.append(y)` change a copy and write it back; a write
+        // is not a read, so Observation is not told about one.
+        nonmutating _modify {
+            let write = storage.beginWholeStateWrite()
+            defer { storage.endWholeStateWrite(write) }
+            yield &write.state.pointee
+            storage.commitWholeStateWrite(write)
+        }
     }
 
     /// The store itself, for `$state.willChange`, `$state.binding`, `$state.observe(...)` and
@@ -109,6 +117,12 @@ public struct Store<State: AnyState>: Sendable {
     public var state: State {
         get { storage.read() }
         nonmutating set { storage.write(newValue) }
+        nonmutating _modify {
+            let write = storage.beginWholeStateWrite()
+            defer { storage.endWholeStateWrite(write) }
+            yield &write.state.pointee
+            storage.commitWholeStateWrite(write)
+        }
     }
 
     /// The value at a key path of the state.
@@ -124,6 +138,13 @@ public struct Store<State: AnyState>: Sendable {
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<State, Value>) -> Value {
         get { storage.read(keyPath) }
         nonmutating set { storage.write(keyPath, newValue) }
+        // `$state.address.city = value`: the value is read, changed and written back without
+        // telling Observation about a read (which would register an observer of `address`).
+        nonmutating _modify {
+            var value = storage.readForWriting(keyPath)
+            yield &value
+            storage.write(keyPath, value)
+        }
     }
 
     /// The value at a read-only key path of the state, such as a computed validation.

@@ -75,4 +75,53 @@ import Testing
         store.lastName = "Valentine"
         #expect(tracking.fired.count == 1)
     }
+
+    /// A write through the whole state (`state.x = value`, `state.list.append(y)`) is not a
+    /// read: a tracking body that only writes tracks nothing.
+    @Test func aWriteThroughTheWholeStateTracksNothing() {
+        let store = Store<Profile>()
+        let tracking = Tracking { store.state.age = 1 }
+        store.firstName = "Jill"
+        store.state.tags.append("x")
+        #expect(tracking.fired.count == 0)
+    }
+
+    /// A nested keyed write (`$state.address.city = value`) reads `address` only to write it
+    /// back: no Observation observer is registered for it, and the observers of `address` hear
+    /// the write.
+    @Test func aNestedKeyedWriteRegistersNoObservationObserver() {
+        let store = Store<Profile>()
+        let heard = Recorder<String>()
+        store.observe(\.address) { heard.record($0.city) }
+        let before = store.observerCount
+        store.address.city = "Raccoon City"
+        store.tags.append("x")
+        #expect(store.observerCount == before)
+        #expect(heard.values == ["Raccoon City"])
+        #expect(store.state.tags == ["x"])
+    }
+
+    /// Whole-state reports start with the first whole-state read, and never stop: many writes
+    /// nobody heard before a tracker read the state do not make the tracker miss the next one.
+    @Test func aWholeStateTrackerAfterUnheardWritesHearsTheNextWrite() {
+        let store = Store<Profile>()
+        for age in 1...100 { store.age = age }  // nobody hears these
+        let first = Tracking { _ = store.state }
+        store.age = 101
+        #expect(first.fired.count == 1)
+        let second = Tracking { _ = store.state }
+        store.firstName = "Jill"
+        #expect(second.fired.count == 1)
+    }
+
+    /// A write nobody hears still commits: every read, keyed or whole, sees it at once.
+    @Test func aWriteNobodyHearsIsStillCommitted() {
+        let store = Store<Profile>()
+        store.age = 7
+        store.state.lastName = "Valentine"
+        store.mutate { $0.firstName = "Jill" }
+        #expect(store.age == 7)
+        #expect(store.state.lastName == "Valentine")
+        #expect(store.firstName == "Jill")
+    }
 }

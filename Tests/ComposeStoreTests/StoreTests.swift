@@ -163,4 +163,100 @@ struct Profile: AnyState {
         store.object = nil
         #expect(read.values == [false])
     }
+
+    // MARK: Writes through the whole state (`state.x = value`)
+
+    /// The value a whole-state write replaces is released after the lock too.
+    @Test func releasingTheOldStateOfAWholeStateWriteCanUseTheStore() {
+        final class ReadsStoreOnDeinit: @unchecked Sendable, Equatable {
+            let onDeinit: @Sendable () -> Void
+            init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+            static func == (lhs: ReadsStoreOnDeinit, rhs: ReadsStoreOnDeinit) -> Bool { lhs === rhs }
+        }
+        struct Holder: AnyState {
+            var object: ReadsStoreOnDeinit?
+        }
+        let store = Store<Holder>()
+        let read = Recorder<Bool>()
+        store.state.object = ReadsStoreOnDeinit { read.record(store.state.object != nil) }
+        store.state.object = nil
+        #expect(read.values == [false])
+    }
+
+    struct Refused: Error {}
+
+    /// A whole-state write whose mutation throws half-way commits nothing, and leaves the store
+    /// ready for the next write.
+    @Test func aWholeStateWriteThatThrowsCommitsNothing() {
+        struct Form: AnyState {
+            var age = 0
+            var tags: [String] = []
+            mutating func setAndFail() throws {
+                age = 99
+                tags.append("half")
+                throw Refused()
+            }
+        }
+        let store = Store<Form>()
+        let heard = Recorder<Int>()
+        store.observe(\.age) { heard.record($0) }
+        #expect(throws: Refused.self) { try store.state.setAndFail() }
+        #expect(store.state == Form())
+        store.state.age = 1
+        #expect(store.state.age == 1)
+        #expect(heard.values == [1])
+    }
+
+    /// Two whole-state writes of one store open at once (`swap` of two of its properties): each
+    /// works on its own copy (the second does not get the store's reusable buffer, which the first
+    /// holds), and the later commit wins, as with any two whole-state writes.
+    @Test func overlappingWholeStateWritesEachHaveTheirOwnCopy() {
+        let store = Store<Profile>(wrappedValue: Profile(firstName: "Jill", lastName: "Valentine"))
+        swap(&store.state.firstName, &store.state.lastName)
+        let state = store.state
+        #expect([state.firstName, state.lastName].allSatisfy { $0 == "Jill" || $0 == "Valentine" })
+        store.state.tags = ["after"]
+        #expect(store.state.tags == ["after"])
+    }
+
+    /// A state of plain bits has only its changed words copied in; one with references is swapped
+    /// in whole. Both end up exactly as written, and observers of what changed hear it.
+    @Test func wholeStateWritesOfPlainAndReferenceStatesCommitExactly() {
+        struct Plain: AnyState {
+            var a = 0, b = 0, c = (0, 0, 0, 0, 0)
+            static func == (lhs: Plain, rhs: Plain) -> Bool { lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c }
+        }
+        let plain = Store<Plain>()
+        let heard = Recorder<Int>()
+        plain.observe(\.b) { heard.record($0) }
+        plain.state.b = 7
+        plain.state.c.4 = 5
+        plain.state = Plain(a: 1, b: 7, c: (1, 2, 3, 4, 5))
+        #expect(plain.state == Plain(a: 1, b: 7, c: (1, 2, 3, 4, 5)))
+        #expect(heard.values == [7])
+
+        let profile = Store<Profile>()
+        profile.state.tags.append("x")
+        profile.state.address.city = "Raccoon City"
+        profile.state = Profile(firstName: "Jill", tags: ["x", "y"])
+        #expect(profile.state == Profile(firstName: "Jill", tags: ["x", "y"]))
+    }
+
+    /// Whole-state writes of one store from several threads at once: every copy is made and
+    /// destroyed once (run under the sanitizers in CI), and each write commits a whole state.
+    @Test func concurrentWholeStateWritesAreEachCommittedWhole() async {
+        let store = Store<Profile>()
+        await withTaskGroup(of: Void.self) { group in
+            for thread in 0..<4 {
+                group.addTask {
+                    for index in 0..<500 {
+                        store.state.tags = [String(thread), String(index)]
+                    }
+                }
+            }
+        }
+        let tags = store.state.tags
+        #expect(tags.count == 2 && tags[1] == "499")
+    }
 }

@@ -72,10 +72,12 @@ extension StoreStorage {
         let wantsStates = needsStates
         // Queued under the lock, like a commit's notice, so notices stay in commit order. The
         // version stays: the state did not change, and a `mutate` need not run again.
-        core.withLock { core in
+        let heard = core.withLock { core in
+            guard isHeard(.all, in: &core, keepingStates: wantsStates) else { return false }
             notifier.enqueue(Notice(changes: .all, states: wantsStates ? States(old: core.state, new: core.state) : nil))
+            return true
         }
-        notifier.drain()
+        if heard { notifier.drain() }
     }
 }
 

@@ -63,8 +63,8 @@ struct ChangedWords: Sendable {
     /// The words that differ between two copies of a value's storage.
     ///
     /// Bit-identical words are unchanged: for value types, equal bits mean equal values. Blocks of
-    /// 256 bytes are compared with `memcmp` first, so an unchanged region costs a fraction of a
-    /// word-by-word scan.
+    /// 4 KB, then of 256 bytes, are compared with `memcmp` first, so an unchanged region costs a
+    /// fraction of a word-by-word scan.
     ///
     /// - Complexity: O(*n*) in the size of the value, with no allocation.
     @inlinable
@@ -86,6 +86,12 @@ struct ChangedWords: Sendable {
 
         var word = 0
         while word < wordCount {
+            // Skip unchanged blocks with one `memcmp` each: 4 KB blocks, then 256-byte ones, so a
+            // large state with one change costs a few calls, not one per 256 bytes.
+            if word % 512 == 0, word + 512 <= fullWords, memcmp(oldBase + word * 8, newBase + word * 8, 4096) == 0 {
+                word += 512
+                continue
+            }
             if word % 32 == 0, word + 32 <= fullWords, memcmp(oldBase + word * 8, newBase + word * 8, 256) == 0 {
                 word += 32
                 continue

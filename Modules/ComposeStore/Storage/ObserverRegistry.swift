@@ -12,9 +12,11 @@ struct ObserverRegistry<State> {
     @usableFromInline var stamp: UInt64 = 0
     @usableFromInline var count = 0
 
+    /// Empty: the buckets are made with the first indexed observer, so a store nobody observes
+    /// pays nothing for them.
     @inlinable
     init() {
-        buckets = Array(repeating: [], count: (MemoryLayout<State>.size + 7) / 8)
+        buckets = []
     }
 
     @inlinable
@@ -30,6 +32,7 @@ struct ObserverRegistry<State> {
             unindexed.append(observer)
             return
         }
+        if buckets.isEmpty { buckets = Array(repeating: [], count: (MemoryLayout<State>.size + 7) / 8) }
         for run in words {
             for word in run { buckets[word].append(observer) }
         }
@@ -47,7 +50,7 @@ struct ObserverRegistry<State> {
         }
         var found = false
         for run in words {
-            for word in run {
+            for word in run where word < buckets.count {
                 if let index = buckets[word].firstIndex(where: { $0 === observer }) {
                     buckets[word].remove(at: index)
                     found = true
@@ -55,6 +58,25 @@ struct ObserverRegistry<State> {
             }
         }
         if found { count -= 1 }
+    }
+
+    /// Whether a change of `changes` concerns any observer: the test that lets a write nobody
+    /// observes skip the notification entirely.
+    ///
+    /// - Complexity: O(*w*) in the changed words.
+    @inlinable
+    func observes(_ changes: ChangedWords) -> Bool {
+        if !unindexed.isEmpty { return true }
+        if changes.everything { return count > 0 }
+        var found = false
+        changes.forEachRun { run in
+            guard !found else { return }
+            for word in run where word < buckets.count && !buckets[word].isEmpty {
+                found = true
+                return
+            }
+        }
+        return found
     }
 
     /// Appends to `collected` every live observer that a change of `changes` may concern, once

@@ -70,11 +70,13 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         }
     }
 
-    /// The states around one commit, and the key path written (for the event log).
+    /// The states around one commit, and the key path written (for the event log). A class, so
+    /// that a commit that keeps no states pays for an 8-byte `nil`, not an `Optional<State>` as
+    /// large as the state (a 1,000-field state is 8 KB to zero).
     @usableFromInline
-    final class States: Sendable {
+    final class States: @unchecked Sendable {  // `new` is set once, under the store's lock, before the box is shared.
         @usableFromInline let old: State
-        @usableFromInline let new: State
+        @usableFromInline var new: State
         @usableFromInline let keyPath: String?
 
         @inlinable
@@ -86,23 +88,41 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     }
 
     @usableFromInline let core: LockedState<Core>
-    @usableFromInline let notifier = Relay<Notice>()
-    @usableFromInline let willChange: EmitterCore<State>
-    @usableFromInline let didChange: EmitterCore<StateChange<State>>
-    /// A signal for every notice that changed something, for modules built on the store
-    /// (persistence's autosave). Sent only while someone listens.
-    @usableFromInline package let changed = EmitterCore<Void>(label: nil, remembersValues: false, isLogged: false)
-    @usableFromInline let registrar = ObservationRegistrar()
-    @usableFromInline package let label: String
-    @usableFromInline let stateQueue: StateQueue<State>
-    @usableFromInline let executions = Executions()
-    /// Observers collected by the notice being delivered; reused so a notice does not allocate.
-    @usableFromInline let collected = HandlerState<ContiguousArray<StateObserver<State>>>([])
     /// The entries the state refers to (`@Ref`), if its type has any; `nil` otherwise.
     @usableFromInline var references: StoreReferences?
-    /// `\.observedState`, made once: a key path literal in generic code is instantiated by the
-    /// runtime (demangling, an allocation) every time it is evaluated.
-    @usableFromInline let observedStateKeyPath: KeyPath<StoreStorage<State>, State> = \.observedState
+    /// Set, for good, the first time the whole state is read through Observation's registrar (a
+    /// whole-state read); until then no commit reports a whole-state change to it, which spares a
+    /// store nobody reads whole (keyed reads are reported per key path) the registrar's two
+    /// locked look-ups per commit. Sticky, so a tracker that read the state is never missed: its
+    /// read set the flag before it read the state, under the lock a later commit takes.
+    @usableFromInline let reportsWholeState = Atomic<Bool>(false)
+    /// The label given at creation; ``label`` makes the default when asked.
+    @usableFromInline let givenLabel: String?
+    /// Where queued `setState` / `withState` work runs.
+    @usableFromInline let schedule: @Sendable (_ work: @escaping @Sendable () -> Void) -> Void
+
+    // Made when first needed (see `LazyReference`): a store nobody observes, that never queues
+    // work or runs `execute`, costs its state, its lock and this object.
+    @usableFromInline let lazyNotifier = LazyReference<Relay<Notice>>()
+    @usableFromInline let lazyWillChange = LazyReference<EmitterCore<State>>()
+    @usableFromInline let lazyDidChange = LazyReference<EmitterCore<StateChange<State>>>()
+    @usableFromInline let lazyChanged = LazyReference<EmitterCore<Void>>()
+    @usableFromInline let lazyObservation = LazyReference<ObservationParts>()
+    @usableFromInline let lazyStateQueue = LazyReference<StateQueue<State>>()
+    @usableFromInline let lazyExecutions = LazyReference<Executions>()
+    @usableFromInline let lazyWriteBuffer = LazyReference<WriteBuffer>()
+
+    /// What a store needs to take part in Observation: the registrar, and `\.observedState`, made
+    /// once (a key path literal in generic code is instantiated by the runtime, with an
+    /// allocation, every time it is evaluated).
+    @usableFromInline
+    final class ObservationParts: @unchecked Sendable {  // Immutable; a key path is immutable too.
+        @usableFromInline let registrar = ObservationRegistrar()
+        @usableFromInline let observedStateKeyPath: KeyPath<StoreStorage<State>, State> = \.observedState
+
+        @inlinable
+        init() {}
+    }
 
     /// Inlinable, so the notifier's handler is formed where `State` is known and delivering a
     /// notice runs specialized code.
@@ -115,26 +135,109 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         schedule: @escaping @Sendable (_ work: @escaping @Sendable () -> Void) -> Void = StateQueue<State>.background
     ) {
         self.core = LockedState(Core(state: state))
-        self.stateQueue = StateQueue(schedule: schedule)
-        self.label = label ?? "Store<\(State.self)>"
-        self.willChange = EmitterCore(label: self.label + ".willChange", remembersValues: false, isLogged: false)
-        self.didChange = EmitterCore(label: self.label + ".didChange", remembersValues: false, isLogged: false)
-        notifier.start { [weak self] notice in
-            self?.deliver(notice)
-        }
-        stateQueue.start(on: self)
+        self.givenLabel = label
+        self.schedule = schedule
         setUpReferences()
     }
 
     deinit {
-        notifier.stop()
-        executions.cancelAll()
+        lazyNotifier.ifMade?.stop()
+        lazyExecutions.ifMade?.cancelAll()
         stopListeningToReferences()
         let (extensions, finalState) = core.withLock { core in
             defer { core.extensions = [:] }
             return (core.extensions, core.state)
         }
         for storeExtension in extensions.values { storeExtension.storeDidEnd(finalState: finalState) }
+    }
+
+    /// How the store is named in the event log.
+    @usableFromInline package var label: String {
+        givenLabel ?? "Store<\(State.self)>"
+    }
+
+    /// Delivers the notices of commits, one at a time, in commit order.
+    @inlinable
+    var notifier: Relay<Notice> {
+        lazyNotifier.get {
+            let notifier = Relay<Notice>()
+            notifier.start { [weak self] notice in
+                self?.deliver(notice)
+            }
+            return notifier
+        }
+    }
+
+    /// Sent the new state after each change (``Store/willChange``).
+    @inlinable
+    var willChange: EmitterCore<State> {
+        lazyWillChange.get { EmitterCore(label: label + ".willChange", remembersValues: false, isLogged: false) }
+    }
+
+    /// Sent the old and new states after each change (``Store/didChange``).
+    @inlinable
+    var didChange: EmitterCore<StateChange<State>> {
+        lazyDidChange.get { EmitterCore(label: label + ".didChange", remembersValues: false, isLogged: false) }
+    }
+
+    /// A signal for every notice that changed something, for modules built on the store
+    /// (persistence's autosave). Sent only while someone listens.
+    @inlinable
+    package var changed: EmitterCore<Void> {
+        lazyChanged.get { EmitterCore<Void>(label: nil, remembersValues: false, isLogged: false) }
+    }
+
+    @inlinable
+    var observation: ObservationParts {
+        lazyObservation.get { ObservationParts() }
+    }
+
+    @inlinable
+    var registrar: ObservationRegistrar {
+        observation.registrar
+    }
+
+    @inlinable
+    var observedStateKeyPath: KeyPath<StoreStorage<State>, State> {
+        observation.observedStateKeyPath
+    }
+
+    /// The `setState` / `withState` queue.
+    @inlinable
+    var stateQueue: StateQueue<State> {
+        lazyStateQueue.get {
+            let queue = StateQueue<State>(schedule: schedule)
+            queue.start(on: self)
+            return queue
+        }
+    }
+
+    /// The `execute` calls running.
+    @inlinable
+    var executions: Executions {
+        lazyExecutions.get { Executions() }
+    }
+
+    /// Observers collected by the notice being delivered; reused so a notice does not allocate.
+    /// Touched by the notifier alone, which never runs twice at once.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var collected = ContiguousArray<StateObserver<State>>()
+
+    /// The copy of the state that observers without offsets read from, outside the lock; made
+    /// on the first notice that needs one and reused (empty between notices), so a notice does
+    /// not allocate. Touched by the notifier alone.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var snapshot: Snapshot?
+
+    /// See ``snapshot``: room for one state, initialized only while a notice is delivered.
+    @usableFromInline
+    final class Snapshot {
+        @usableFromInline let pointer = UnsafeMutablePointer<State>.allocate(capacity: 1)
+
+        @inlinable
+        init() {}
+
+        deinit {
+            pointer.deallocate()
+        }
     }
 
     // MARK: Reading
@@ -147,8 +250,25 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         if let working = MutationFrame.workingCopy(of: self) {
             return working.assumingMemoryBound(to: State.self).pointee
         }
+        if !reportsWholeState.load(ordering: .relaxed) { reportsWholeState.store(true, ordering: .relaxed) }
         registrar.access(self, keyPath: observedStateKeyPath)
         return core.withLock { $0.state }
+    }
+
+    /// The value at `keyPath`, to be changed and written back (`$state.address.city = value`):
+    /// not reported to Observation, which a nested write would otherwise register an observer
+    /// for. A key path with no offset is evaluated on a copy after the lock is released.
+    @inlinable
+    func readForWriting<Value>(_ keyPath: KeyPath<State, Value>) -> Value {
+        if let working = MutationFrame.workingCopy(of: self) {
+            return working.assumingMemoryBound(to: State.self).pointee[keyPath: keyPath]
+        }
+        if let offset = MemoryLayout<State>.offset(of: keyPath) {
+            return core.withLock { core in
+                withUnsafeBytes(of: &core.state) { $0.load(fromByteOffset: offset, as: Value.self) }
+            }
+        }
+        return core.withLock { $0.state }[keyPath: keyPath]
     }
 
     /// The value at `keyPath`. Tells Observation about `keyPath` alone.
@@ -187,18 +307,44 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
             return
         }
         var incoming = newValue
+        commitWholeState(from: &incoming)
+    }
+
+    /// Commits `incoming` as the whole state. Afterwards `incoming` holds the state it replaced
+    /// (or, for a state of plain bits, anything: it needs no destruction), to be destroyed by the
+    /// caller after the lock: releasing a value can run a deinit, which is user code.
+    ///
+    /// The words that differ are found by comparing the two states' bytes. A state of plain bits
+    /// (no references: `_isPOD`) has only those words copied in; any other state is swapped in
+    /// whole, so that reference counts stay right.
+    @inlinable
+    func commitWholeState(from incoming: inout State) {
         let wantsStates = needsStates
         while true {
             let outcome: Commit = core.withLock { core in
                 if let gate = LockedState<Core>.gateToWaitFor(core) { return .gated(gate) }
-                swap(&core.state, &incoming)
-                let changes = withUnsafeBytes(of: &incoming) { old in
-                    withUnsafeBytes(of: &core.state) { new in ChangedWords.between(old, new) }
+                let changes = withUnsafeBytes(of: &core.state) { old in
+                    withUnsafeBytes(of: &incoming) { new in ChangedWords.between(old, new) }
                 }
                 guard !changes.isEmpty else { return .unchanged }
+                let states = wantsStates ? States(old: core.state, new: incoming) : nil
+                if _isPOD(State.self) {
+                    withUnsafeMutableBytes(of: &core.state) { state in
+                        withUnsafeBytes(of: &incoming) { new in
+                            changes.forEachRun { run in
+                                let start = run.lowerBound * 8
+                                let end = min(run.upperBound * 8, new.count)
+                                (state.baseAddress! + start).copyMemory(from: new.baseAddress! + start, byteCount: end - start)
+                            }
+                        }
+                    }
+                } else {
+                    swap(&core.state, &incoming)
+                }
                 core.version &+= 1
                 referencesCommitted(changes, in: &core)
-                notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: incoming, new: core.state) : nil))
+                guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return .unheard }
+                notifier.enqueue(Notice(changes: changes, states: states))
                 return .committed
             }
             switch outcome {
@@ -207,17 +353,90 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 continue
             case .committed:
                 notifier.drain()
-            case .unchanged:
+            case .unchanged, .unheard:
                 break
             }
             return
         }
     }
 
+    /// The copy a whole-state `_modify` (`state.x = value`) changes before it is committed: the
+    /// store's reusable buffer when it is free, a fresh allocation when it is not (a nested or
+    /// concurrent whole-state write of the same store), or, inside a `mutate` body of this
+    /// store, the body's working copy itself. Kept out of the accessor's coroutine frame, which
+    /// a state larger than a few words would make the runtime allocate on every write.
+    @usableFromInline
+    struct WholeStateWrite {
+        @usableFromInline let state: UnsafeMutablePointer<State>
+        @usableFromInline let buffer: WriteBuffer?
+        @usableFromInline let isWorkingCopy: Bool
+
+        @inlinable
+        init(state: UnsafeMutablePointer<State>, buffer: WriteBuffer?, isWorkingCopy: Bool) {
+            self.state = state
+            self.buffer = buffer
+            self.isWorkingCopy = isWorkingCopy
+        }
+    }
+
+    /// Uninitialized memory for one state, reused by whole-state writes; made with the first.
+    @usableFromInline
+    final class WriteBuffer: @unchecked Sendable {  // `pointer` is used by whoever set `inUse`.
+        @usableFromInline let pointer = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        @usableFromInline let inUse = Atomic<Bool>(false)
+
+        @inlinable
+        init() {}
+
+        deinit {
+            pointer.deallocate()
+        }
+    }
+
+    /// Starts a whole-state write: a copy of the state, read without telling Observation (a write
+    /// is not a read).
+    @inlinable
+    func beginWholeStateWrite() -> WholeStateWrite {
+        if let working = MutationFrame.workingCopy(of: self) {
+            return WholeStateWrite(state: working.assumingMemoryBound(to: State.self), buffer: nil, isWorkingCopy: true)
+        }
+        let buffer = lazyWriteBuffer.get { WriteBuffer() }
+        let shared = buffer.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+        let state = shared ? buffer.pointer : UnsafeMutablePointer<State>.allocate(capacity: 1)
+        // `initialize(to:)`, not `initialize(from:count:)`: the latter copies through the
+        // runtime's generic array witness, field by field, several times slower for a state
+        // with strings and arrays.
+        core.withLock { core in state.initialize(to: core.state) }
+        return WholeStateWrite(state: state, buffer: shared ? buffer : nil, isWorkingCopy: false)
+    }
+
+    /// Commits what the write changed.
+    @inlinable
+    func commitWholeStateWrite(_ write: WholeStateWrite) {
+        guard !write.isWorkingCopy else { return }
+        commitWholeState(from: &write.state.pointee)
+    }
+
+    /// Ends a whole-state write, committed or abandoned (a throw in the middle): destroys the
+    /// copy, after every lock, and frees the buffer.
+    @inlinable
+    func endWholeStateWrite(_ write: WholeStateWrite) {
+        guard !write.isWorkingCopy else { return }
+        write.state.deinitialize(count: 1)
+        if let buffer = write.buffer {
+            buffer.inUse.store(false, ordering: .releasing)
+        } else {
+            write.state.deallocate()
+        }
+    }
+
     /// What a write's attempt to commit came to.
     @usableFromInline
     enum Commit {
+        /// Committed, with a notice queued.
         case committed
+        /// Committed; nobody hears it, so no notice was queued.
+        case unheard
         /// Nothing changed; nobody is notified.
         case unchanged
         /// An irrevocable `mutate` of another thread is running: wait for it, then try again.
@@ -256,14 +475,16 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                     }
                 }
                 guard !unchanged else { return .unchanged }
-                let old = wantsStates ? core.state : nil
+                // Boxed at once: see `States`.
+                let states = wantsStates ? States(old: core.state, new: core.state, keyPath: String(describing: keyPath)) : nil
                 withUnsafeMutableBytes(of: &core.state) { state in
                     swap(&state.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Value.self).pointee, &outgoing)
                 }
                 core.version &+= 1
                 let changes = ChangedWords(offset: offset, size: size)
                 referencesCommitted(changes, in: &core)
-                let states = old.map { States(old: $0, new: core.state, keyPath: String(describing: keyPath)) }
+                guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return .unheard }
+                states?.new = core.state
                 notifier.enqueue(Notice(changes: changes, states: states))
                 return .committed
             }
@@ -273,7 +494,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 continue
             case .committed:
                 notifier.drain()
-            case .unchanged:
+            case .unchanged, .unheard:
                 break
             }
             return
@@ -316,7 +537,9 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 guard !changes.isEmpty else { return }
                 core.version &+= 1
                 referencesCommitted(changes, in: &core)
-                notifier.enqueue(Notice(changes: changes, states: needsStates ? States(old: copy, new: core.state) : nil))
+                let wantsStates = needsStates
+                guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return }
+                notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: copy, new: core.state) : nil))
                 changed = true
             }
         )
@@ -328,7 +551,21 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// or the event log is on.
     @inlinable
     var needsStates: Bool {
-        willChange.hasSubscribers || didChange.hasSubscribers || EventLog.isEnabled
+        (lazyWillChange.ifMade?.hasSubscribers ?? false) || (lazyDidChange.ifMade?.hasSubscribers ?? false)
+            || EventLog.isEnabled
+    }
+
+    /// Whether anyone hears a commit of `changes`: an observer of the changed words (Observation's
+    /// keyed reads included), a whole-state Observation read, or a listener of every commit
+    /// (`changed`, which autosave uses). A commit nobody hears queues no notice at all, so a write
+    /// nobody observes costs one lock round trip. Called under the lock, after the commit.
+    ///
+    /// Skipping is safe for an observer added concurrently: ``addObserver(_:)`` compares the
+    /// version it read with the version at registration, and looks again if a commit landed.
+    @inlinable
+    func isHeard(_ changes: ChangedWords, in core: inout Core, keepingStates: Bool) -> Bool {
+        keepingStates || core.registry.observes(changes) || reportsWholeState.load(ordering: .relaxed)
+            || (lazyChanged.ifMade?.hasSubscribers ?? false)
     }
 
     // MARK: Observers
@@ -381,28 +618,36 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// Delivers one notice. Runs on the notifier, one notice at a time, without the lock.
     @inlinable
     func deliver(_ notice: Notice) {
-        let snapshot: State? = core.withLock { core in
+        // Copied for observers without offsets only, into the notifier's reusable slot (empty
+        // here, so filling it under the lock releases nothing).
+        let slot: Snapshot? = core.withLock { core in
             let needsSnapshot = withUnsafeBytes(of: &core.state) { storage in
-                core.registry.collect(notice.changes, storage: storage.baseAddress!, into: &collected.value)
+                core.registry.collect(notice.changes, storage: storage.baseAddress!, into: &collected)
             }
-            return needsSnapshot ? core.state : nil
+            guard needsSnapshot else { return nil }
+            let slot = snapshot ?? Snapshot()
+            slot.pointer.initialize(to: core.state)
+            return slot
         }
         // The buffer belongs to the notifier, which never runs twice at once: sort it in place
         // (subscription order) and iterate it without copying, so a notice allocates nothing.
-        collected.value.sort { $0.id < $1.id }
-        if let snapshot {
-            for observer in collected.value where observer.words == nil { observer.captureFromState(snapshot) }
+        collected.sort { $0.id < $1.id }
+        if let slot {
+            snapshot = slot
+            for observer in collected where observer.words == nil { observer.captureFromState(slot.pointer.pointee) }
+            // Emptied after the lock: the copy's references are released here.
+            slot.pointer.deinitialize(count: 1)
         }
-        for observer in collected.value where !observer.isCancelled {
+        for observer in collected where !observer.isCancelled {
             observer.fire()
         }
-        collected.value.removeAll(keepingCapacity: true)
+        collected.removeAll(keepingCapacity: true)
         guard !notice.isRefresh else { return }
-        reportWholeStateChange()
-        if changed.hasSubscribers { changed.send(()) }
+        if reportsWholeState.load(ordering: .relaxed) { reportWholeStateChange() }
+        if let changed = lazyChanged.ifMade, changed.hasSubscribers { changed.send(()) }
         if let states = notice.states {
-            willChange.send(states.new)
-            didChange.send(StateChange(old: states.old, new: states.new))
+            lazyWillChange.ifMade?.send(states.new)
+            lazyDidChange.ifMade?.send(StateChange(old: states.old, new: states.new))
             if EventLog.isEnabled { logMutation(old: states.old, new: states.new, keyPath: states.keyPath) }
         }
     }
