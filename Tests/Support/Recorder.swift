@@ -23,9 +23,9 @@ public final class Recorder<Value: Sendable>: Sendable {
         state.withLock { $0.count }
     }
 
-    /// Waits (without sleeping) until `count` values arrived, or gives up after `timeout`.
+    /// Waits until `count` values arrived, or gives up after `timeout` (see ``eventually``).
     @discardableResult
-    public func wait(forCount count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+    public func wait(forCount count: Int, timeout: Duration = .seconds(60)) async -> Bool {
         await eventually(timeout: timeout) { self.count >= count }
     }
 }
@@ -36,13 +36,23 @@ extension Recorder where Value == Void {
     }
 }
 
-/// Yields until `condition` holds, or `timeout` of real time has passed.
+/// Waits until `condition` holds, or `timeout` of real time has passed.
+///
+/// Checks after a few yields, then every millisecond: a loop that only yields keeps a core busy,
+/// and on a 2-core machine under a sanitizer that core is the one the work it waits for needs.
+/// The timeout is generous because it is only reached when the condition never holds.
 @discardableResult
-public func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+public func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
+    var checks = 0
     while !condition() {
         guard ContinuousClock.now < deadline else { return false }
-        await Task.yield()
+        checks += 1
+        if checks < 100 {
+            await Task.yield()
+        } else {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
     return true
 }
