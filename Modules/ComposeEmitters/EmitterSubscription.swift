@@ -21,7 +21,11 @@ import Synchronization
 public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringConvertible {
     @usableFromInline
     let cancelled = Atomic<Bool>(false)
-    private let onCancel: (@Sendable () -> Void)?
+    /// One word for what cancelling needs: the ``CancelAction`` of `init(onCancel:)`, or what a
+    /// subclass keeps here (a token's registry handle). One word rather than an optional closure
+    /// (two), because every subscriber of every emitter pays for this object.
+    @usableFromInline
+    let payload: AnyObject?
 
     /// Creates a subscription that runs `onCancel` once, the first time it is cancelled.
     ///
@@ -30,7 +34,7 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
     ///
     /// - Parameter onCancel: Called once, on the thread that first calls ``cancel()``.
     public init(onCancel: @escaping @Sendable () -> Void) {
-        self.onCancel = onCancel
+        self.payload = CancelAction(onCancel)
     }
 
     /// A subscription that cancels all of `subscriptions` together.
@@ -43,7 +47,13 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
     /// For subclasses that release their registration in ``didCancel()``.
     @usableFromInline
     init() {
-        self.onCancel = nil
+        self.payload = nil
+    }
+
+    /// For subclasses that keep one object in ``payload`` and override ``didCancel()``.
+    @usableFromInline
+    init(payload: AnyObject) {
+        self.payload = payload
     }
 
     /// Whether ``cancel()`` has been called.
@@ -59,9 +69,11 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
         didCancel()
     }
 
-    /// Releases whatever the subscription holds; called exactly once.
+    /// Releases whatever the subscription holds; called exactly once. Subclasses that put
+    /// something else in ``payload`` override it.
     func didCancel() {
-        onCancel?()
+        guard let payload else { return }
+        unsafeDowncast(payload, to: CancelAction.self).body()
     }
 
     public static func == (lhs: EmitterSubscription, rhs: EmitterSubscription) -> Bool {
@@ -74,5 +86,15 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
 
     public var description: String {
         "EmitterSubscription(\(isCancelled ? "cancelled" : "active"))"
+    }
+}
+
+/// The closure of a subscription made with `EmitterSubscription(onCancel:)`, boxed.
+@usableFromInline
+final class CancelAction: Sendable {
+    let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
     }
 }

@@ -92,8 +92,9 @@ extension Store {
     @usableFromInline
     func subscription(removing observer: StateObserver<State>) -> EmitterSubscription {
         RegistrationAudit.check(storage)
-        let subscription = EmitterSubscription { [weak storage] in
-            storage?.removeObserver(observer)
+        let subscription = RemovingSubscription(owner: storage, registration: observer) { storage, observer in
+            unsafeDowncast(storage, to: StoreStorage<State>.self)
+                .removeObserver(unsafeDowncast(observer, to: StateObserver<State>.self))
         }
         ObservationScope.current?.adopt(subscription)
         return subscription

@@ -111,6 +111,8 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let remembersValues: Bool
     /// Whether sends are recorded in the event log while it is enabled.
     @usableFromInline let isLogged: Bool
+    /// What this core's tokens reach it through; made with the first registration.
+    @usableFromInline let lazyHandle = LazyReference<RegistryHandle>()
     /// The event log's switch, held directly so a send checks it with one relaxed atomic load
     /// and no lazy-global guard.
     @usableFromInline let logSwitch = EventLog.logSwitch
@@ -356,9 +358,12 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     ) -> Token {
         // The closure captures nothing, so it costs no allocation, and it is formed here, where
         // `Value` is known, so cancelling runs specialized code.
-        let token = Token(core: self) { core, token in
-            unsafeDowncast(core, to: EmitterCore<Value>.self).remove(token)
+        let handle = lazyHandle.get {
+            RegistryHandle(registry: self) { core, token in
+                unsafeDowncast(core, to: EmitterCore<Value>.self).remove(token)
+            }
         }
+        let token = Token(handle: handle)
         // Retired buffers are released after the lock is dropped.
         let (start, retired): (Replay, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
             let retired = prepareEntriesForWriting(&state)
