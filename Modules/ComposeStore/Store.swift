@@ -40,7 +40,9 @@ import ComposeMachinery
 ///   body may run again, on the newer state, if another write lands while it runs; after 4 lost
 ///   runs, other writers wait for it, so it always commits).
 ///   `state.count += 1` through the wrapper is a read followed by a write: from several threads
-///   at once, use `mutate`.
+///   at once, use `mutate`. Likewise `state.name = x` writes back the whole state it read, so a
+///   write to another property that another thread lands in between is undone; a keyed write
+///   (`$state.name = x`) or `mutate` touches only what it changes.
 /// - **Notifications follow commits.** Observers are notified one notification at a time, in
 ///   commit order, on the thread that committed: or, if a notification is already being delivered
 ///   (by another thread, or because an observer wrote to the store), right after it, by the thread

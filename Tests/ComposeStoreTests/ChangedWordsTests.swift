@@ -1,3 +1,4 @@
+import ComposeTestSupport
 import Testing
 
 @testable import ComposeStore
@@ -22,6 +23,33 @@ import Testing
         var new = old
         new[position] = 1
         #expect(changes(old, new) == [(position / 8)..<(position / 8 + 1)])
+    }
+
+    /// Up to four changed bytes at random places (seeded by the size) in values of many sizes (so in 4 KB
+    /// blocks, in the shorter block at the tail, in 256-byte blocks and in a partial last word):
+    /// the runs found are exactly the changed words, merged where adjacent, as a word-by-word
+    /// comparison finds them.
+    @Test(arguments: [8, 263, 4_096, 4_104, 8_000, 8_003, 12_288, 20_000])
+    func randomChangesAreFoundExactly(size: Int) {
+        var generator = SplitMix64(seed: UInt64(size))
+        for _ in 0..<200 {
+            let old = [UInt8](repeating: 7, count: size)
+            var new = old
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                new[Int.random(in: 0..<size, using: &generator)] = 9
+            }
+            var expected: [Range<Int>] = []
+            for word in 0..<((size + 7) / 8) {
+                let bytes = (word * 8)..<min(word * 8 + 8, size)
+                guard old[bytes] != new[bytes] else { continue }
+                if let last = expected.last, last.upperBound == word {
+                    expected[expected.count - 1] = last.lowerBound..<(word + 1)
+                } else {
+                    expected.append(word..<(word + 1))
+                }
+            }
+            #expect(changes(old, new) == expected, "size \(size)")
+        }
     }
 
     @Test func aTailShorterThanAWordIsCompared() {

@@ -259,4 +259,33 @@ struct Profile: AnyState {
         let tags = store.state.tags
         #expect(tags.count == 2 && tags[1] == "499")
     }
+
+    /// A state of plain bits: the store's write buffer may keep the last committed state and skip
+    /// copying it in, but only while nothing else committed. Keyed writes, `mutate`, a write
+    /// that throws and writes from other threads in between are never undone by the next
+    /// whole-state write.
+    @Test func aReusedWriteBufferNeverUndoesAnotherCommit() throws {
+        struct Counters: AnyState {
+            var a = 0, b = 0, c = 0, d = 0
+            mutating func bumpAndFail() throws {
+                a += 100
+                throw Refused()
+            }
+        }
+        let store = Store<Counters>()
+        store.state.a = 1  // fills the buffer
+        store.state.a = 2  // may reuse it
+        store.b = 3  // a keyed write commits without the buffer
+        store.state.c = 4  // must start from b == 3
+        #expect(store.state == Counters(a: 2, b: 3, c: 4))
+        store.mutate { $0.d = 5 }
+        store.state.a = 6
+        #expect(store.state == Counters(a: 6, b: 3, c: 4, d: 5))
+        #expect(throws: Refused.self) { try store.state.bumpAndFail() }
+        store.state.b = 7  // must not carry the abandoned a += 100
+        #expect(store.state == Counters(a: 6, b: 7, c: 4, d: 5))
+        store.state = Counters(a: 6, b: 7, c: 4, d: 5)  // unchanged: the buffer stays usable
+        store.state.d = 8
+        #expect(store.state == Counters(a: 6, b: 7, c: 4, d: 8))
+    }
 }

@@ -86,11 +86,15 @@ struct ChangedWords: Sendable {
 
         var word = 0
         while word < wordCount {
-            // Skip unchanged blocks with one `memcmp` each: 4 KB blocks, then 256-byte ones, so a
-            // large state with one change costs a few calls, not one per 256 bytes.
-            if word % 512 == 0, word + 512 <= fullWords, memcmp(oldBase + word * 8, newBase + word * 8, 4096) == 0 {
-                word += 512
-                continue
+            // Skip unchanged blocks with one `memcmp` each: blocks of up to 4 KB, then 256-byte
+            // ones, so a large state with one change costs a few calls, not one per 256 bytes.
+            if word % 512 == 0 {
+                // Up to 4 KB, or what is left of the value in whole 256-byte blocks.
+                let block = min(512, (fullWords - word) / 32 * 32)
+                if block > 32, memcmp(oldBase + word * 8, newBase + word * 8, block * 8) == 0 {
+                    word += block
+                    continue
+                }
             }
             if word % 32 == 0, word + 32 <= fullWords, memcmp(oldBase + word * 8, newBase + word * 8, 256) == 0 {
                 word += 32

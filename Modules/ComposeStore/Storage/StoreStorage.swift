@@ -317,8 +317,12 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// The words that differ are found by comparing the two states' bytes. A state of plain bits
     /// (no references: `_isPOD`) has only those words copied in; any other state is swapped in
     /// whole, so that reference counts stay right.
+    ///
+    /// - Parameter syncing: The write buffer `incoming` lives in, for a state of plain bits: after
+    ///   the commit it holds exactly the store's state, and is marked so (see
+    ///   ``WriteBuffer/syncedVersion``).
     @inlinable
-    func commitWholeState(from incoming: inout State) {
+    func commitWholeState(from incoming: inout State, syncing buffer: WriteBuffer? = nil) {
         let wantsStates = needsStates
         while true {
             let outcome: Commit = core.withLock { core in
@@ -326,7 +330,10 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 let changes = withUnsafeBytes(of: &core.state) { old in
                     withUnsafeBytes(of: &incoming) { new in ChangedWords.between(old, new) }
                 }
-                guard !changes.isEmpty else { return .unchanged }
+                guard !changes.isEmpty else {
+                    buffer?.syncedVersion = core.version
+                    return .unchanged
+                }
                 let states = wantsStates ? States(old: core.state, new: incoming) : nil
                 if _isPOD(State.self) {
                     withUnsafeMutableBytes(of: &core.state) { state in
@@ -342,6 +349,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                     swap(&core.state, &incoming)
                 }
                 core.version &+= 1
+                buffer?.syncedVersion = core.version
                 referencesCommitted(changes, in: &core)
                 guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return .unheard }
                 notifier.enqueue(Notice(changes: changes, states: states))
@@ -384,6 +392,12 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     final class WriteBuffer: @unchecked Sendable {  // `pointer` is used by whoever set `inUse`.
         @usableFromInline let pointer = UnsafeMutablePointer<State>.allocate(capacity: 1)
         @usableFromInline let inUse = Atomic<Bool>(false)
+        /// For a state of plain bits (`_isPOD`): the store's version when the buffer last held
+        /// exactly the store's state, so the next whole-state write may skip copying it in if no
+        /// commit landed since. `nil` while a write changes the buffer, and after a write that
+        /// did not commit (it threw). Read and written under the store's lock, by the holder of
+        /// `inUse`. Every commit bumps the version, so a stale buffer is never used.
+        @usableFromInline var syncedVersion: UInt64?
 
         @inlinable
         init() {}
@@ -403,10 +417,17 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         let buffer = lazyWriteBuffer.get { WriteBuffer() }
         let shared = buffer.inUse.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
         let state = shared ? buffer.pointer : UnsafeMutablePointer<State>.allocate(capacity: 1)
-        // `initialize(to:)`, not `initialize(from:count:)`: the latter copies through the
-        // runtime's generic array witness, field by field, several times slower for a state
-        // with strings and arrays.
-        core.withLock { core in state.initialize(to: core.state) }
+        core.withLock { core in
+            if shared, _isPOD(State.self) {
+                // A buffer of plain bits still holding exactly this version needs no copy.
+                defer { buffer.syncedVersion = nil }
+                if buffer.syncedVersion == core.version { return }
+            }
+            // `initialize(to:)`, not `initialize(from:count:)`: the latter copies through the
+            // runtime's generic array witness, field by field, several times slower for a state
+            // with strings and arrays.
+            state.initialize(to: core.state)
+        }
         return WholeStateWrite(state: state, buffer: shared ? buffer : nil, isWorkingCopy: false)
     }
 
@@ -414,7 +435,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     @inlinable
     func commitWholeStateWrite(_ write: WholeStateWrite) {
         guard !write.isWorkingCopy else { return }
-        commitWholeState(from: &write.state.pointee)
+        commitWholeState(from: &write.state.pointee, syncing: _isPOD(State.self) ? write.buffer : nil)
     }
 
     /// Ends a whole-state write, committed or abandoned (a throw in the middle): destroys the
@@ -422,7 +443,8 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     @inlinable
     func endWholeStateWrite(_ write: WholeStateWrite) {
         guard !write.isWorkingCopy else { return }
-        write.state.deinitialize(count: 1)
+        // The store's buffer keeps a state of plain bits (nothing to destroy) for the next write.
+        if write.buffer == nil || !_isPOD(State.self) { write.state.deinitialize(count: 1) }
         if let buffer = write.buffer {
             buffer.inUse.store(false, ordering: .releasing)
         } else {
