@@ -16,15 +16,15 @@ import Testing
         var observers: Void { None }
     }
 
-    // Auth.swift / Auth+Observers.swift. The README writes `logIn.openSignUp { ... }` once;
-    // subscribing is spelled `+=` everywhere else, as here.
+    // Auth.swift / Auth+Observers.swift, as the seed writes them: a trailing closure subscribes
+    // exactly like `+=`.
     struct AuthComponent: RouterComponent {
         let logIn = LogInComponent()
         let signUp = SignUpComponent()
         let router = Router(start: \Self.logIn)
 
         var observers: Void {
-            logIn.openSignUp += {
+            logIn.openSignUp {
                 router.replace(\Self.signUp)
             }
             signUp.openLogIn += {
