@@ -31,7 +31,7 @@ extension StoreStorage {
             // Another thread may have registered it meanwhile: keep theirs.
             if let existing = core.observationKeyPaths[keyPath] { return (existing, nil, false) }
             core.observationKeyPaths[keyPath] = rooted
-            let observer = StateObserver<State>(
+            let observer = ClosureStateObserver<State>(
                 id: core.registry.makeID(),
                 words: value.words.map { [$0] },
                 captureFromStorage: { value.capture(fromStorage: $0) },

@@ -36,14 +36,7 @@ extension Store {
         // specialized per element, and this path runs for every change an observer hears.
         let storage = self.storage
         let observer = storage.addObserver { id, state in
-            let value = ObservedValue<State, Value>(keyPath, in: state, isEqual: ==)
-            return StateObserver(
-                id: id,
-                words: value.words.map { [$0] },
-                captureFromStorage: { value.capture(fromStorage: $0) },
-                captureFromState: { value.capture(from: $0) },
-                fire: { if value.commit() { handler(value.lastValue()) } }
-            )
+            KeyPathObserver<State, Value>(id: id, keyPath: keyPath, in: state, handler: handler)
         }
         return subscription(removing: observer)
     }
@@ -67,7 +60,7 @@ extension Store {
                     words = nil
                 }
             }
-            return StateObserver(
+            return ClosureStateObserver(
                 id: id,
                 words: words,
                 captureFromStorage: { base in

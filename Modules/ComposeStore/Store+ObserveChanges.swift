@@ -31,7 +31,7 @@ extension Store {
         let storage = self.storage
         let observer = storage.addObserver { id, state in
             let value = ObservedValue<State, [Element]>(keyPath, in: state, isEqual: ==)
-            return StateObserver(
+            return ClosureStateObserver(
                 id: id,
                 words: value.words.map { [$0] },
                 captureFromStorage: { value.capture(fromStorage: $0) },
