@@ -68,13 +68,14 @@ public final class EmitterRecorder<Value: Sendable>: Sendable {
     }
 
     /// Waits until at least `count` values were recorded; fails the test if they do not come
-    /// within `timeout`.
+    /// within `timeout` (5 s unless given: it returns as soon as they come, so the limit only
+    /// costs time when the test fails).
     ///
     /// - Returns: Whether they came.
     @discardableResult
     public func wait(
         forCount count: Int,
-        timeout: Duration = .seconds(1),
+        timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,

@@ -77,7 +77,10 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
     public let store: Store<State>
     public let exhaustivity: Exhaustivity
     /// How long ``receive(assert:timeout:fileID:filePath:line:column:)`` and
-    /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default.
+    /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default: 5 s unless given. A
+    /// step returns as soon as what it waits for happens, so the limit only costs time when a
+    /// test fails; it is generous because a busy CI machine running tests in parallel (or under
+    /// a sanitizer) can hold background work back for over a second.
     public let timeout: Duration
     private let progress: LockedState<Progress>
     private let created: TestLocation
@@ -87,7 +90,7 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
     public init(
         _ store: Store<State>,
         exhaustivity: Exhaustivity = .on,
-        timeout: Duration = .seconds(1),
+        timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
