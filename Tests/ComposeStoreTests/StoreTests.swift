@@ -148,15 +148,6 @@ struct Profile: AnyState {
     @Test func releasingTheOldValueOfAKeyedWriteCanUseTheStore() {
         // The value a keyed write replaces is released after the lock: its deinit may read the
         // store without deadlocking.
-        final class ReadsStoreOnDeinit: @unchecked Sendable, Equatable {
-            let onDeinit: @Sendable () -> Void
-            init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
-            deinit { onDeinit() }
-            static func == (lhs: ReadsStoreOnDeinit, rhs: ReadsStoreOnDeinit) -> Bool { lhs === rhs }
-        }
-        struct Holder: AnyState {
-            var object: ReadsStoreOnDeinit?
-        }
         let store = Store<Holder>()
         let read = Recorder<Bool>()
         store.object = ReadsStoreOnDeinit { read.record(store.object != nil) }
@@ -168,15 +159,6 @@ struct Profile: AnyState {
 
     /// The value a whole-state write replaces is released after the lock too.
     @Test func releasingTheOldStateOfAWholeStateWriteCanUseTheStore() {
-        final class ReadsStoreOnDeinit: @unchecked Sendable, Equatable {
-            let onDeinit: @Sendable () -> Void
-            init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
-            deinit { onDeinit() }
-            static func == (lhs: ReadsStoreOnDeinit, rhs: ReadsStoreOnDeinit) -> Bool { lhs === rhs }
-        }
-        struct Holder: AnyState {
-            var object: ReadsStoreOnDeinit?
-        }
         let store = Store<Holder>()
         let read = Recorder<Bool>()
         store.state.object = ReadsStoreOnDeinit { read.record(store.state.object != nil) }
@@ -288,4 +270,17 @@ struct Profile: AnyState {
         store.state.d = 8
         #expect(store.state == Counters(a: 6, b: 7, c: 4, d: 8))
     }
+}
+
+/// A value whose deinit runs `onDeinit`: for checking that a store releases replaced values after
+/// its lock (the deinit may read the store).
+private final class ReadsStoreOnDeinit: @unchecked Sendable, Equatable {
+    let onDeinit: @Sendable () -> Void
+    init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+    static func == (lhs: ReadsStoreOnDeinit, rhs: ReadsStoreOnDeinit) -> Bool { lhs === rhs }
+}
+
+private struct Holder: AnyState {
+    var object: ReadsStoreOnDeinit?
 }
