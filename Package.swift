@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 //
 // Compose: the platform-independent core of an event, state, validation, routing, persistence
 // and reference architecture for Swift programs.
@@ -141,6 +141,18 @@ targets.append(
         name: "NotesAppTests",
         dependencies: ["Compose", "ComposeTesting"],
         path: "Tests/NotesAppTests"
+    )
+)
+
+// The seed's examples as a main-actor app target writes them: built with Swift 6.2's default
+// main-actor isolation, as new app targets are, with no `nonisolated` and no `assumeIsolated`;
+// its tests pin down which actor every kind of callback runs on.
+targets.append(
+    .testTarget(
+        name: "MainActorAppTests",
+        dependencies: ["Compose", "ComposeTesting"],
+        path: "Tests/MainActorAppTests",
+        swiftSettings: [.defaultIsolation(MainActor.self)]
     )
 )
 

@@ -52,13 +52,31 @@ extension Emitter {
     /// If an ``ObservationScope`` is current, the subscription joins it and is cancelled when the
     /// scope ends.
     ///
+    /// The handler runs where it was written (README's "Main actor" section has the whole table):
+    /// - written in **nonisolated** code, it is called on the delivering thread, before `send`
+    ///   returns, like every handler of ``Emitter``;
+    /// - written in **main-actor** code (a main-actor app target, a `@MainActor` type), it is
+    ///   main-actor isolated and may call main-actor code. A value sent on the main actor reaches
+    ///   it before `send` returns; one sent elsewhere is queued and delivered on the main actor
+    ///   soon after, in send order;
+    /// - written in an **actor**'s code, it is called on that actor, in send order.
+    ///
     /// - Parameter handler: Called with every value, in order, never concurrently with itself.
     /// - Returns: The subscription. It stays active when released; cancel it, or let its scope end.
     /// - Complexity: Amortized O(1) for a ``SignalEmitter`` or ``ValueEmitter`` source.
     @inlinable
     @discardableResult
-    public func subscribe(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
-        let subscription = register(handler)
+    public func subscribe(
+        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) -> EmitterSubscription {
+        subscribe(IsolatedHandler.subscriber(handler))
+    }
+
+    /// Registers `subscriber`, hands it its subscription and adds that to the current scope.
+    @inlinable
+    package func subscribe(_ subscriber: IsolatedSubscriber<Value>) -> EmitterSubscription {
+        let subscription = register(subscriber.handler)
+        subscriber.attach(subscription)
         ObservationScope.current?.adopt(subscription)
         return subscription
     }

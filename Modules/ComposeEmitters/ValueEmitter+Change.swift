@@ -17,17 +17,25 @@ extension ValueEmitter {
     @discardableResult
     public static func ~+= (
         emitter: ValueEmitter<Value>,
-        handler: @escaping @Sendable (_ new: Value, _ previous: Value?) -> Void
+        @_inheritActorContext handler: @escaping @isolated(any) @Sendable (_ new: Value, _ previous: Value?) -> Void
     ) -> EmitterSubscription {
+        let call = unsafeBitCast(handler, to: (@Sendable (Value, Value?) -> Void).self)
+        let subscriber = IsolatedHandler.subscriber(
+            isolation: handler.isolation,
+            call: { (change: (new: Value, previous: Value?)) in call(change.new, change.previous) },
+            asyncCall: { (change: (new: Value, previous: Value?)) in await handler(change.new, change.previous) }
+        )
+        let deliver = subscriber.handler
         let previous = HandlerState<Value?>(nil)
         let subscription = emitter.core.register(
             { value in
                 let old = previous.value
                 previous.value = value
-                handler(value, old)
+                deliver((value, old))
             },
             whileRegistering: { current in previous.value = current }
         )
+        subscriber.attach(subscription)
         ObservationScope.current?.adopt(subscription)
         return subscription
     }

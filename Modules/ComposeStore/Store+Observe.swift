@@ -30,15 +30,16 @@ extension Store {
     @discardableResult
     public func observe<Value: Equatable & Sendable>(
         _ keyPath: any KeyPath<State, Value> & Sendable,
-        handler: @escaping @Sendable (Value) -> Void
+        @_inheritActorContext handler: @escaping @isolated(any) @Sendable (Value) -> Void
     ) -> EmitterSubscription {
         // One key path, the common case, without parameter packs: code iterating a pack is not
         // specialized per element, and this path runs for every change an observer hears.
         let storage = self.storage
+        let subscriber = IsolatedHandler.subscriber(handler)
         let observer = storage.addObserver { id, state in
-            KeyPathObserver<State, Value>(id: id, keyPath: keyPath, in: state, handler: handler)
+            KeyPathObserver<State, Value>(id: id, keyPath: keyPath, in: state, handler: subscriber.handler)
         }
-        return subscription(removing: observer)
+        return subscription(removing: observer, for: subscriber)
     }
 
     /// Calls `handler` each time one of the values at several key paths changes; see
@@ -47,9 +48,20 @@ extension Store {
     @discardableResult
     public func observe<each Value: Equatable & Sendable>(
         _ keyPath: repeat any KeyPath<State, each Value> & Sendable,
-        handler: @escaping @Sendable (repeat each Value) -> Void
+        @_inheritActorContext handler: @escaping @isolated(any) @Sendable (repeat each Value) -> Void
     ) -> EmitterSubscription {
         let storage = self.storage
+        // A variadic function type cannot be cast directly; in a struct it has one representation.
+        let call = unsafeBitCast(
+            IsolatedPackHandler(function: handler),
+            to: PackHandler<repeat each Value>.self
+        ).function
+        let subscriber = IsolatedHandler.subscriber(
+            isolation: handler.isolation,
+            call: { (values: (repeat each Value)) in call(repeat each values) },
+            asyncCall: { (values: (repeat each Value)) in await handler(repeat each values) }
+        )
+        let deliver = subscriber.handler
         let observer = storage.addObserver { id, state in
             let values = (repeat ObservedValue<State, each Value>(each keyPath, in: state, isEqual: ==))
             var words: [Range<Int>]? = []
@@ -74,11 +86,11 @@ extension Store {
                     for value in repeat each values {
                         if value.commit() { changed = true }
                     }
-                    if changed { handler(repeat (each values).lastValue()) }
+                    if changed { deliver((repeat (each values).lastValue())) }
                 }
             )
         }
-        return subscription(removing: observer)
+        return subscription(removing: observer, for: subscriber)
     }
 
     /// The subscription that removes `observer`; it joins the current ``ObservationScope``.
@@ -90,6 +102,17 @@ extension Store {
                 .removeObserver(unsafeDowncast(observer, to: StateObserver<State>.self))
         }
         ObservationScope.current?.adopt(subscription)
+        return subscription
+    }
+
+    /// ``subscription(removing:)`` handed to the isolated delivery of `subscriber`.
+    @usableFromInline
+    func subscription<Value>(
+        removing observer: StateObserver<State>,
+        for subscriber: IsolatedSubscriber<Value>
+    ) -> EmitterSubscription {
+        let subscription = subscription(removing: observer)
+        subscriber.attach(subscription)
         return subscription
     }
 
@@ -105,15 +128,58 @@ extension Store {
     @discardableResult
     public func asyncSubscribe<Value: Equatable & Sendable>(
         _ keyPath: any KeyPath<State, Async<Value>> & Sendable,
-        onSuccess: @escaping @Sendable (Value) -> Void,
-        onFailure: @escaping @Sendable (any Error) -> Void = { _ in }
+        @_inheritActorContext onSuccess: @escaping @isolated(any) @Sendable (Value) -> Void,
+        @_inheritActorContext onFailure: @escaping @isolated(any) @Sendable (any Error) -> Void = { _ in }
     ) -> EmitterSubscription {
-        observe(keyPath) { value in
-            switch value {
-            case .success(let success): onSuccess(success)
-            case .failure(let failure, _): onFailure(failure.error)
-            case .uninitialized, .loading: break
-            }
-        }
+        // One observer per callback, each delivered where its closure was written.
+        let success = IsolatedHandler.synchronous(onSuccess)
+        let failure = IsolatedHandler.synchronous(onFailure)
+        return EmitterSubscription([
+            observe(
+                keyPath,
+                subscriber: IsolatedHandler.subscriber(
+                    isolation: onSuccess.isolation,
+                    call: { value in if case .success(let value) = value { success(value) } },
+                    asyncCall: { value in if case .success(let value) = value { await onSuccess(value) } }
+                )
+            ),
+            observe(
+                keyPath,
+                subscriber: IsolatedHandler.subscriber(
+                    isolation: onFailure.isolation,
+                    call: { value in if case .failure(let error, _) = value { failure(error.error) } },
+                    asyncCall: { value in if case .failure(let error, _) = value { await onFailure(error.error) } }
+                )
+            ),
+        ])
     }
+
+    /// ``observe(_:handler:)-(KeyPath<State,Value>&Sendable,_)`` for a handler already made.
+    @usableFromInline
+    func observe<Value: Equatable & Sendable>(
+        _ keyPath: any KeyPath<State, Value> & Sendable,
+        subscriber: IsolatedSubscriber<Value>
+    ) -> EmitterSubscription {
+        let observer = storage.addObserver { id, state in
+            KeyPathObserver<State, Value>(id: id, keyPath: keyPath, in: state, handler: subscriber.handler)
+        }
+        return subscription(removing: observer, for: subscriber)
+    }
+}
+
+/// A variadic handler as ``Store/observe(_:handler:)-(_,_)`` receives it.
+@usableFromInline
+struct IsolatedPackHandler<each Value> {
+    @usableFromInline let function: @isolated(any) @Sendable (repeat each Value) -> Void
+
+    @inlinable
+    init(function: @escaping @isolated(any) @Sendable (repeat each Value) -> Void) {
+        self.function = function
+    }
+}
+
+/// ``IsolatedPackHandler`` reinterpreted as nonisolated (see `IsolatedHandler`).
+@usableFromInline
+struct PackHandler<each Value> {
+    @usableFromInline let function: @Sendable (repeat each Value) -> Void
 }

@@ -26,9 +26,11 @@ extension Store {
     @discardableResult
     public func observeChanges<Element: Identifiable & Equatable & Sendable>(
         _ keyPath: any KeyPath<State, [Element]> & Sendable,
-        handler: @escaping @Sendable (Changeset<Element>) -> Void
+        @_inheritActorContext handler: @escaping @isolated(any) @Sendable (Changeset<Element>) -> Void
     ) -> EmitterSubscription {
         let storage = self.storage
+        let subscriber = IsolatedHandler.subscriber(handler)
+        let deliver = subscriber.handler
         let observer = storage.addObserver { id, state in
             let value = ObservedValue<State, [Element]>(keyPath, in: state, isEqual: ==)
             return ClosureStateObserver(
@@ -38,10 +40,10 @@ extension Store {
                 captureFromState: { value.capture(from: $0) },
                 fire: {
                     let old = value.lastValue()
-                    if value.commit() { handler(Changeset(from: old, to: value.lastValue())) }
+                    if value.commit() { deliver(Changeset(from: old, to: value.lastValue())) }
                 }
             )
         }
-        return subscription(removing: observer)
+        return subscription(removing: observer, for: subscriber)
     }
 }

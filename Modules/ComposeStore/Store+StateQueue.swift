@@ -12,7 +12,9 @@ extension Store {
     /// ```
     ///
     /// Ordering rules of the queue:
-    /// 1. Queued work runs on a background task, one piece at a time.
+    /// 1. Queued work runs one piece at a time: on a background task, or, for a closure written
+    ///    in main-actor code, on the main actor (and in an actor's code, on that actor). So a
+    ///    main-actor app's `setState` commits on the main actor, where its views observe it.
     /// 2. Mutations run in the order they were queued.
     /// 3. Every pending mutation runs before any pending `withState`: a `withState` sees the
     ///    state after every `setState` queued before it (and after those queued before it runs).
@@ -20,12 +22,15 @@ extension Store {
     ///
     /// A write through the wrapper, a keyed write or `mutate` does not wait for the queue: it
     /// commits at once.
-    public func setState(_ mutation: @escaping @Sendable (inout State) -> Void) {
+    public func setState(
+        @_inheritActorContext _ mutation: @escaping @isolated(any) @Sendable (inout State) -> Void
+    ) {
         storage.stateQueue.enqueue(mutation: mutation)
     }
 
-    /// Queues a read that runs after every `setState` queued before it. See ``setState(_:)``.
-    public func withState(_ body: @escaping @Sendable (State) -> Void) {
+    /// Queues a read that runs after every `setState` queued before it, where its closure was
+    /// written (see ``setState(_:)``).
+    public func withState(@_inheritActorContext _ body: @escaping @isolated(any) @Sendable (State) -> Void) {
         storage.stateQueue.enqueue(read: body)
     }
 

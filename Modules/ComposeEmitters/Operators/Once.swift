@@ -41,7 +41,10 @@ extension Emitter {
     ///
     /// - Returns: The subscription, cancelled once the handler has run.
     @discardableResult
-    public static func !+= (emitter: Self, handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
+    public static func !+= (
+        emitter: Self,
+        @_inheritActorContext handler: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) -> EmitterSubscription {
         emitter.once().subscribe(handler)
     }
 }
@@ -49,7 +52,10 @@ extension Emitter {
 extension Emitter where Value == Void {
     /// Observes only the next signal, then never again: `signal !+= { ... }`.
     @discardableResult
-    public static func !+= (emitter: Self, handler: @escaping @Sendable () -> Void) -> EmitterSubscription {
-        emitter.once().subscribe { _ in handler() }
+    public static func !+= (
+        emitter: Self,
+        @_inheritActorContext handler: @escaping @isolated(any) @Sendable () -> Void
+    ) -> EmitterSubscription {
+        emitter.once().subscribe(IsolatedHandler.subscriber(handler))
     }
 }

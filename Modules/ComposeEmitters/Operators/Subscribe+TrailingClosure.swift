@@ -17,7 +17,9 @@ extension Emitter {
     /// - Returns: The subscription, which can be ignored.
     @inlinable
     @discardableResult
-    public func callAsFunction(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
+    public func callAsFunction(
+        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) -> EmitterSubscription {
         subscribe(handler)
     }
 }
@@ -30,7 +32,9 @@ extension Emitter where Value == Void {
     /// - Returns: The subscription, which can be ignored.
     @inlinable
     @discardableResult
-    public func callAsFunction(_ handler: @escaping @Sendable () -> Void) -> EmitterSubscription {
-        subscribe { _ in handler() }
+    public func callAsFunction(
+        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable () -> Void
+    ) -> EmitterSubscription {
+        subscribe(IsolatedHandler.subscriber(handler))
     }
 }

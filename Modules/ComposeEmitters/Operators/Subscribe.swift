@@ -1,12 +1,16 @@
 extension Emitter {
     /// Observes every value: `emitter += { value in ... }`.
     ///
-    /// The same as ``subscribe(_:)``: the subscription joins the current ``ObservationScope``.
+    /// The same as ``subscribe(_:)``: the subscription joins the current ``ObservationScope``, and
+    /// the handler runs where it was written (on the main actor when written in main-actor code).
     ///
     /// - Returns: The subscription, which can be ignored.
     @inlinable
     @discardableResult
-    public static func += (emitter: Self, handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
+    public static func += (
+        emitter: Self,
+        @_inheritActorContext handler: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) -> EmitterSubscription {
         emitter.subscribe(handler)
     }
 }
@@ -17,7 +21,10 @@ extension Emitter where Value == Void {
     /// - Returns: The subscription, which can be ignored.
     @inlinable
     @discardableResult
-    public static func += (emitter: Self, handler: @escaping @Sendable () -> Void) -> EmitterSubscription {
-        emitter.subscribe { _ in handler() }
+    public static func += (
+        emitter: Self,
+        @_inheritActorContext handler: @escaping @isolated(any) @Sendable () -> Void
+    ) -> EmitterSubscription {
+        emitter.subscribe(IsolatedHandler.subscriber(handler))
     }
 }

@@ -68,12 +68,22 @@ extension Store {
     /// Executing again for the same key path cancels the previous run, whose result is then
     /// dropped, as is an error thrown because of that cancellation.
     ///
+    /// Like `Task { }`, the work takes the isolation of the code that calls `execute`: called from
+    /// main-actor code, `operation` starts on the main actor and the result commits there, so a
+    /// main-actor app observes every change `execute` makes on the main actor. Called from
+    /// nonisolated code, it runs on Swift's concurrency pool.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The `Async` value to move.
+    ///   - isolation: Where the task runs and commits; the caller's, by default.
+    ///   - operation: The work.
     /// - Returns: The task running `operation`; cancelling it drops its result and leaves the value
     ///   loading.
     @discardableResult
     public func execute<Value: Sendable>(
         _ keyPath: any WritableKeyPath<State, Async<Value>> & Sendable,
-        _ operation: @escaping @Sendable () async throws -> Value
+        isolation: isolated (any Actor)? = #isolation,
+        @_inheritActorContext _ operation: @escaping @Sendable () async throws -> Value
     ) -> Task<Void, Never> {
         let storage = self.storage
         return storage.executions.start(keyPath) { generation in
@@ -81,6 +91,8 @@ extension Store {
                 state[keyPath: keyPath] = .loading(previous: state[keyPath: keyPath].value)
             }
             return Task {
+                // Capturing the isolated parameter isolates the task to it (SE-0420).
+                _ = isolation
                 defer { storage.executions.finish(keyPath, generation) }
                 let result: Async<Value>
                 do {

@@ -1,3 +1,4 @@
+import ComposeEmitters
 import ComposeMachinery
 import DequeModule
 
@@ -16,40 +17,68 @@ public struct StateQueueScheduler: Sendable {
 }
 
 /// Cyanic's and MvRx's two queues: mutations queued with `setState`, reads queued with
-/// `withState`. A ``Relay`` runs one piece at a time on a background task (or where the
-/// scheduler says), and each time takes the next mutation if there is one, otherwise the next
-/// read; so every pending mutation runs before any pending read, mutations run in the order they
-/// were queued, and a read sees every mutation queued before it.
+/// `withState`. One piece runs at a time, and each time the next mutation if there is one,
+/// otherwise the next read; so every pending mutation runs before any pending read, mutations run
+/// in the order they were queued, and a read sees every mutation queued before it.
+///
+/// Each piece runs where its closure was written: a nonisolated piece on a background task (or
+/// where the scheduler says), a main-actor piece on the main actor, an actor's piece on that actor
+/// (see ``IsolatedHandler``). Running is a baton: the one drain that holds it runs pieces in order
+/// where it is; a piece that must run elsewhere takes the baton with it to a task on its actor,
+/// which runs it and goes on with the rest there. A drain on the main actor runs the nonisolated
+/// pieces after it on the main actor too.
 @usableFromInline
 final class StateQueue<State: AnyState>: Sendable {
-    private struct Pending {
-        var mutations: Deque<@Sendable (inout State) -> Void> = []
-        var reads: Deque<@Sendable (State) -> Void> = []
-        /// Pieces taken by the runner and not done yet.
-        var running = 0
+    private struct Piece {
+        enum Work {
+            case mutation(@Sendable (inout State) -> Void)
+            case read(@Sendable (State) -> Void)
+        }
+
+        /// Where the piece must run; `nil` for anywhere.
+        let isolation: (any Actor)?
+        /// The closure reinterpreted as nonisolated (see ``IsolatedHandler``): called only where
+        /// `isolation` says.
+        let work: Work
+
+        var isMainActor: Bool { isolation.map { $0 === MainActor.shared } ?? false }
+
+        /// Whether the piece may run on the current thread without a hop.
+        var runsHere: Bool {
+            isolation == nil || (isMainActor && MainActorContext.isCurrent)
+        }
+
+        func run(on storage: StoreStorage<State>) {
+            switch work {
+            case .mutation(let mutation): storage.mutate { mutation(&$0) }
+            case .read(let read): read(storage.read())
+            }
+        }
     }
 
-    private enum Job {
-        case mutation(@Sendable (inout State) -> Void)
-        case read(@Sendable (State) -> Void)
+    private struct Pending {
+        var mutations: Deque<Piece> = []
+        var reads: Deque<Piece> = []
+        /// Pieces taken by the drain and not done yet.
+        var running = 0
+        /// Whether a drain holds the baton (running, scheduled, or on its way to an actor).
+        var isDraining = false
     }
 
     private let pending = LockedState(Pending())
-    /// One event per queued piece: the runner takes the most urgent piece each time.
-    private let runner: Relay<Void>
+    private let schedule: @Sendable (_ work: @escaping @Sendable () -> Void) -> Void
+    private let owner = LockedState<WeakBox<StoreStorage<State>>?>(nil)
 
     @usableFromInline
     init(schedule: @escaping @Sendable (_ work: @escaping @Sendable () -> Void) -> Void) {
-        runner = Relay(running: .scheduled(schedule))
+        self.schedule = schedule
     }
 
-    /// Starts running queued work on `storage`, which owns this queue.
+    /// Runs queued work on `storage`, which owns this queue (and is held weakly: work still queued
+    /// when the store goes away is dropped).
     @usableFromInline
     func start(on storage: StoreStorage<State>) {
-        runner.start { [weak storage, weak self] in
-            guard let storage, let self else { return }
-            self.runNext(on: storage)
-        }
+        owner.withLock { $0 = WeakBox(storage) }
     }
 
     /// Runs queued work on a detached task of Swift's concurrency pool.
@@ -63,33 +92,87 @@ final class StateQueue<State: AnyState>: Sendable {
         pending.withLock { $0.mutations.count + $0.reads.count + $0.running }
     }
 
-    func enqueue(mutation: @escaping @Sendable (inout State) -> Void) {
-        pending.withLock { $0.mutations.append(mutation) }
-        runner.send(())
+    func enqueue(mutation: @escaping @isolated(any) @Sendable (inout State) -> Void) {
+        let piece = Piece(
+            isolation: mutation.isolation,
+            work: .mutation(unsafeBitCast(mutation, to: (@Sendable (inout State) -> Void).self))
+        )
+        let startsDrain = pending.withLock { pending in
+            pending.mutations.append(piece)
+            return Self.takeBaton(&pending)
+        }
+        if startsDrain { schedule { self.drain() } }
     }
 
-    func enqueue(read: @escaping @Sendable (State) -> Void) {
-        pending.withLock { $0.reads.append(read) }
-        runner.send(())
+    func enqueue(read: @escaping @isolated(any) @Sendable (State) -> Void) {
+        let piece = Piece(isolation: read.isolation, work: .read(IsolatedHandler.synchronous(read)))
+        let startsDrain = pending.withLock { pending in
+            pending.reads.append(piece)
+            return Self.takeBaton(&pending)
+        }
+        if startsDrain { schedule { self.drain() } }
     }
 
-    private func runNext(on storage: StoreStorage<State>) {
-        let job: Job? = pending.withLock { pending in
+    private static func takeBaton(_ pending: inout Pending) -> Bool {
+        guard !pending.isDraining else { return false }
+        pending.isDraining = true
+        return true
+    }
+
+    /// The next piece (a mutation first), or `nil`, giving up the baton, when none is left.
+    private func takeNext() -> Piece? {
+        pending.withLock { pending in
             if let mutation = pending.mutations.popFirst() {
                 pending.running += 1
-                return .mutation(mutation)
+                return mutation
             }
             if let read = pending.reads.popFirst() {
                 pending.running += 1
-                return .read(read)
+                return read
             }
+            pending.isDraining = false
             return nil
         }
-        defer { if job != nil { pending.withLock { $0.running -= 1 } } }
-        switch job {
-        case .mutation(let mutation)?: storage.mutate { mutation(&$0) }
-        case .read(let read)?: read(storage.read())
-        case nil: return
+    }
+
+    private func finish() {
+        pending.withLock { $0.running -= 1 }
+    }
+
+    /// Runs pieces while the baton is here; hands it to a task on a piece's actor when that piece
+    /// cannot run here.
+    private func drain() {
+        while let piece = takeNext() {
+            guard piece.runsHere else {
+                hop(with: piece)
+                return
+            }
+            run(piece)
         }
+    }
+
+    private func run(_ piece: Piece) {
+        defer { finish() }
+        guard let storage = owner.withLock({ $0?.object }) else { return }
+        piece.run(on: storage)
+    }
+
+    private func hop(with piece: Piece) {
+        if piece.isMainActor {
+            Task { @MainActor in
+                self.run(piece)
+                self.drain()
+            }
+        } else if let isolation = piece.isolation {
+            Task {
+                await Self.run(on: isolation) { self.run(piece) }
+                self.drain()
+            }
+        }
+    }
+
+    /// Runs `body` isolated to `actor`.
+    private static func run(on actor: isolated any Actor, _ body: @Sendable () -> Void) {
+        body()
     }
 }

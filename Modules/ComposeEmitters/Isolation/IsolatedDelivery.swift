@@ -1,0 +1,141 @@
+import ComposeMachinery
+import DequeModule
+
+/// Calls a handler written in an actor's code on that actor, in the order its values were sent.
+///
+/// The emitter calls ``deliver(_:)`` on its delivering thread, as for any handler. Then:
+/// - a **main-actor** handler, sent to on the main actor with nothing of its own still queued,
+///   is called right there, before `send` returns, as a button's handler expects;
+/// - otherwise the value is queued and one task at a time, on the handler's actor, calls the
+///   handler with every queued value in order. A value sent on the main actor while earlier
+///   values wait for that task is queued behind them, and the main actor delivers them all there, so
+///   a handler never hears a later value before an earlier one.
+///
+/// Once the subscription is cancelled, values queued before are dropped: the handler is not called
+/// with them after `cancel()` returns. A value handed over *after* the cancellation is still
+/// delivered: the emitter decided to deliver it (`once()` cancels its subscription, then delivers
+/// its one value). The handler is never called concurrently with itself, and never under the lock.
+@usableFromInline
+package final class IsolatedDelivery<Value: Sendable>: Sendable {
+    @usableFromInline
+    struct State {
+        /// The values to deliver, each with whether the subscription was live when it was queued
+        /// (a value queued while live is dropped if the subscription is cancelled before it runs).
+        var queue = Deque<(value: Value, queuedLive: Bool)>()
+        /// A caller (main-actor code that sent, or the actor's task) is calling the handler with queued
+        /// values; anyone else only queues.
+        var isDraining = false
+        /// A task has been started to drain on the actor and has not begun yet.
+        var isScheduled = false
+        var subscription: EmitterSubscription?
+
+        var isCancelled: Bool { subscription?.isCancelled ?? false }
+    }
+
+    private let isolation: any Actor
+    private let isMainActor: Bool
+    /// The handler as a nonisolated function: called only on its actor (see ``IsolatedHandler``).
+    private let call: @Sendable (Value) -> Void
+    /// The handler called as Swift calls an `@isolated(any)` function, hopping to its actor.
+    private let asyncCall: @Sendable (Value) async -> Void
+    private let state = LockedState(State())
+
+    @usableFromInline
+    init(
+        isolation: any Actor,
+        call: @escaping @Sendable (Value) -> Void,
+        asyncCall: @escaping @Sendable (Value) async -> Void
+    ) {
+        self.isolation = isolation
+        self.isMainActor = isolation === MainActor.shared
+        self.call = call
+        self.asyncCall = asyncCall
+    }
+
+    @usableFromInline
+    func attach(_ subscription: EmitterSubscription) {
+        state.withLock { $0.subscription = subscription }
+    }
+
+    private enum Action {
+        case none
+        case drainHere
+        case schedule
+    }
+
+    /// Delivers `value`: at once on the main actor for a main-actor handler with nothing queued,
+    /// otherwise through the actor's queue.
+    @usableFromInline
+    func deliver(_ value: Value) {
+        let onMainActor = isMainActor && MainActorContext.isCurrent
+        let action = state.withLock { state -> Action in
+            state.queue.append((value, !state.isCancelled))
+            if state.isDraining { return .none }
+            if onMainActor {
+                state.isDraining = true
+                return .drainHere
+            }
+            if state.isScheduled { return .none }
+            state.isScheduled = true
+            return .schedule
+        }
+        switch action {
+        case .none: break
+        case .drainHere: drainSynchronously()
+        case .schedule: schedule()
+        }
+    }
+
+    private func schedule() {
+        if isMainActor {
+            Task { @MainActor in
+                guard self.beginScheduledDrain() else { return }
+                self.drainSynchronously()
+            }
+        } else {
+            Task {
+                guard self.beginScheduledDrain() else { return }
+                await self.drainAsynchronously()
+            }
+        }
+    }
+
+    /// Called by the scheduled task: whether it should drain (main-actor code may have drained
+    /// everything meanwhile, and is then draining or done).
+    private func beginScheduledDrain() -> Bool {
+        state.withLock { state in
+            state.isScheduled = false
+            guard !state.isDraining, !state.queue.isEmpty else { return false }
+            state.isDraining = true
+            return true
+        }
+    }
+
+    /// The next value to deliver, or `nil` (and draining stops) when there is none; values queued
+    /// while the subscription was live and since cancelled are dropped.
+    private func next() -> Value? {
+        state.withLock { state in
+            let isCancelled = state.isCancelled
+            while let (value, queuedLive) = state.queue.popFirst() {
+                if queuedLive && isCancelled { continue }
+                return value
+            }
+            state.isDraining = false
+            return nil
+        }
+    }
+
+    /// Calls the handler with every queued value; only on the main actor, for a main-actor handler.
+    private func drainSynchronously() {
+        while let value = next() {
+            call(value)
+        }
+    }
+
+    /// Calls the handler with every queued value on its actor.
+    private func drainAsynchronously() async {
+        while let value = next() {
+            await asyncCall(value)
+        }
+    }
+}
