@@ -1,4 +1,5 @@
 import ComposeMachinery
+
 extension Store {
     /// Queues a mutation, Cyanic- and MvRx-style.
     ///

@@ -1,6 +1,7 @@
-@testable import ComposeEmitters
 import ComposeTestSupport
 import Testing
+
+@testable import ComposeEmitters
 
 /// `IsolatedHandler` calls an `@isolated(any)` function as the same function type without the
 /// attribute. These tests pin down what that relies on, so a compiler that changed the

@@ -24,7 +24,6 @@ struct UserState: AnyState {
     var loggedIn: [String] = []
 }
 
-
 // MARK: LogIn.swift
 
 struct LogInComponent: Component {

@@ -1,6 +1,6 @@
 import Compose
-import Synchronization
 import Foundation
+import Synchronization
 import Testing
 
 /// Which actor each kind of callback runs on, in a main-actor app target: the table in README's
