@@ -150,7 +150,7 @@ targets.append(
 targets.append(
     .testTarget(
         name: "MainActorAppTests",
-        dependencies: ["Compose", "ComposeTesting"],
+        dependencies: ["Compose", "ComposeTesting", "ComposeTestSupport"],
         path: "Tests/MainActorAppTests",
         swiftSettings: [.defaultIsolation(MainActor.self)]
     )

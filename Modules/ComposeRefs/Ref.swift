@@ -51,7 +51,7 @@ import ComposeStore
 /// A `@Ref` encodes as its value (`null` when empty). Decoding writes the decoded value to its
 /// entity, live or new, so a restored state rejoins the entities of the running program.
 @propertyWrapper
-public struct Ref<Value: Referable>: Sendable {
+public struct Ref<Value: RefValue>: Sendable {
     @usableFromInline var entry: RefEntry<Value>?
 
     /// A `@Ref` to the entity of `wrappedValue.id`: the live one, whose value wins, or a new one

@@ -42,7 +42,7 @@ import ComposeStore
 ///   with its entity's value: O(*n*). To write one element of a long collection in O(1), write
 ///   through its ``Referred``: `state.$specimens[i].value = x`.
 @propertyWrapper
-public struct RefCollection<Value: Referable>: Sendable {
+public struct RefCollection<Value: RefValue>: Sendable {
     @usableFromInline var entries: [RefEntry<Value>]
 
     /// A collection of the entities of `wrappedValue`'s ids: the live ones, whose values win,

@@ -14,7 +14,7 @@
 /// directly, which is how a service or a test reaches shared data without a store.
 ///
 /// Two `Referred`s are equal when they refer to the same entity.
-public struct Referred<Value: Referable>: Sendable, Identifiable, Hashable {
+public struct Referred<Value: RefValue>: Sendable, Identifiable, Hashable {
     @usableFromInline let entry: RefEntry<Value>
 
     @inlinable

@@ -4,7 +4,7 @@
 /// SpecimenComponent(specimen: state.$specimens[0])
 /// child.state.$specimens = state.$specimens   // the child holds the same entities
 /// ```
-public struct ReferredCollection<Value: Referable>: RandomAccessCollection, Sendable, Hashable {
+public struct ReferredCollection<Value: RefValue>: RandomAccessCollection, Sendable, Hashable {
     @usableFromInline let entries: [RefEntry<Value>]
 
     @inlinable

@@ -1,18 +1,15 @@
 import Compose
 
-// The seed's Auth example compiled in a main-actor app target (this target is built with
-// `.defaultIsolation(MainActor.self)`): the components, their service, store, validation and
-// router. Swift 6.2 infers a type that conforms to a `Sendable` protocol (`Component`,
-// `Service`) nonisolated even in such a target, so these components' `observers` are
-// nonisolated and cannot call the app's main-actor code (issue 17 records what that needs). The
-// main-actor code of the app is `AuthScreen` and `AppLog` below: everything it subscribes runs
-// on the main actor.
+// The seed's Auth example as a main-actor app target writes it (this target is built with
+// `.defaultIsolation(MainActor.self)`): components, a service, a store, validation, a router.
+// Every declaration here is main-actor isolated, the conformances to `Component` and `Service`
+// too (Swift 6.2 infers isolated conformances), and nothing says `nonisolated` or
+// `assumeIsolated`: handlers call the app's main-actor code directly.
 
 // MARK: Services
 
 /// The seed's user service: a store and the methods that work on it.
 struct UserService: Service {
-    static let shared = UserService()
     let store = Store<UserState>()
 
     func login(email: String) {
@@ -22,6 +19,13 @@ struct UserService: Service {
 
 struct UserState: AnyState {
     var loggedIn: [String] = []
+}
+
+extension Services {
+    var user: UserService {
+        get { self[UserService.self] }
+        set { self[UserService.self] = newValue }
+    }
 }
 
 // MARK: LogIn.swift
@@ -45,7 +49,8 @@ struct LogInComponent: Component {
     var observers: Void {
         logIn += {
             guard state.credentials.isValid else { return }
-            UserService.shared.login(email: state.email)
+            services.user.login(email: state.email)
+            AppLog.shared.record("logged in \(state.email)")
         }
     }
 }
@@ -67,6 +72,7 @@ struct AuthComponent: RouterComponent {
     var observers: Void {
         logIn.openSignUp {
             router.replace(\Self.signUp)
+            AppLog.shared.record("router: sign up")
         }
         signUp.openLogIn {
             router.replace(\Self.logIn)
@@ -78,6 +84,7 @@ struct AuthComponent: RouterComponent {
 
 /// A main-actor log that handlers write to, as app code writes to its own state.
 final class AppLog {
+    static let shared = AppLog()
     private(set) var lines: [String] = []
 
     func record(_ line: String) {
@@ -101,6 +108,24 @@ final class AuthScreen {
         root.router.didReplace += { change in self.route = "\(change)" }
         root.logIn.openSignUp { self.log.record("to sign up") }
         root.signUp.openLogIn !+= { self.log.record("back to log in, once") }
-        UserService.shared.store.observe(\UserState.loggedIn) { users in self.log.record("users \(users)") }
+        root.services.user.store.observe(\UserState.loggedIn) { users in self.log.record("users \(users)") }
+    }
+}
+
+// MARK: A component that is also a view
+
+/// A stand-in for SwiftUI's `View`: a main-actor protocol.
+@MainActor protocol ViewLike {
+    var body: String { get }
+}
+
+/// `struct X: Component, View` in one declaration, as the original Compose writes components.
+struct BannerComponent: Component, ViewLike {
+    let tap = SignalEmitter()
+    var body: String { "Banner" }
+
+    var observers: Void {
+        tap += { AppLog.shared.record("banner \(body)") }
+        didAppear += { AppLog.shared.record("banner appeared") }
     }
 }

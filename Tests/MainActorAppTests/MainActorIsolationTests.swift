@@ -1,4 +1,5 @@
 import Compose
+import ComposeTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -7,14 +8,6 @@ import Testing
 /// "Main actor" section, one test per row. Every test here is main-actor isolated (the target's
 /// default isolation), and so is every closure written in it.
 @Suite struct MainActorIsolationTests {
-    /// Waits on the main actor, letting its queued jobs run, until `condition` holds (60 s at most).
-    func settle(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<60_000 where !condition() {
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return condition()
-    }
-
     // MARK: Emitters
 
     @Test func aHandlerWrittenOnTheMainActorRunsBeforeSendReturnsWhenSentOnTheMainActor() {
@@ -35,7 +28,7 @@ import Testing
         var heard: [Int] = []
         var offMain = 0
         emitter += { value in
-            if !onMainActor() { offMain += 1 }
+            if !NonisolatedCode.isOnMainActor { offMain += 1 }
             heard.append(value)
         }
         await Task.detached {
@@ -51,7 +44,7 @@ import Testing
     @Test func concurrentSendersAreHeardOnTheMainActorInTheEmitterOrder() async {
         let emitter = ValueEmitter<Int>()
         let delivered = Recorder<Int>()
-        Self.recordNonisolated(emitter, into: delivered)  // the emitter's own order, on its threads
+        NonisolatedCode.record(emitter, into: delivered)  // the emitter's own order, on its threads
         var heard: [Int] = []
         emitter += { heard.append($0) }
         await withTaskGroup(of: Void.self) { group in
@@ -66,7 +59,7 @@ import Testing
     @Test func aNonisolatedHandlerStillRunsOnTheSendingThread() async {
         let emitter = ValueEmitter<Int>()
         let threads = Recorder<Bool>()
-        Self.subscribeNonisolated(emitter) { threads.record(onMainActor()) }
+        NonisolatedCode.subscribe(emitter) { threads.record(NonisolatedCode.isOnMainActor) }
         await Task.detached { emitter.send(1) }.value
         #expect(threads.values == [false])  // already delivered, off the main thread
     }
@@ -115,8 +108,8 @@ import Testing
         let counter = Counter()
         await counter.listen(to: emitter)
         for value in 0..<100 { emitter.send(value) }
-        #expect(await settle { counter.snapshot().count == 100 })
-        #expect(counter.snapshot() == Array(0..<100))
+        #expect(await settle { counter.values.count == 100 })
+        #expect(counter.values.values == Array(0..<100))
     }
 
     // MARK: Stores
@@ -137,7 +130,7 @@ import Testing
     @Test func setStateFromMainActorCodeCommitsOnTheMainActor() async {
         let store = Store<UserState>()
         let commitsOnMain = Recorder<Bool>()
-        Self.recordCommitThreads(store, into: commitsOnMain)
+        NonisolatedCode.recordCommitIsolation(store, into: commitsOnMain)
         store.setState { state in state.loggedIn.append("jill") }
         store.setState { state in state.loggedIn.append("chris") }
         var read: [String] = []
@@ -150,8 +143,8 @@ import Testing
     @Test func setStateFromNonisolatedCodeStillRunsOnABackgroundTask() async {
         let store = Store<UserState>()
         let commitsOnMain = Recorder<Bool>()
-        Self.recordCommitThreads(store, into: commitsOnMain)
-        Self.appendInBackground(store, "jill")
+        NonisolatedCode.recordCommitIsolation(store, into: commitsOnMain)
+        NonisolatedCode.setState(store) { $0.loggedIn.append("jill") }
         _ = await store.settled()
         #expect(commitsOnMain.values == [false])
     }
@@ -162,9 +155,9 @@ import Testing
         }
         let store = Store<Profile>()
         var changesOffMain = 0
-        store.observe(\.name) { _ in if !onMainActor() { changesOffMain += 1 } }
+        store.observe(\.name) { _ in if !NonisolatedCode.isOnMainActor { changesOffMain += 1 } }
         let commitsOnMain = Recorder<Bool>()
-        Self.recordCommitThreads(store, into: commitsOnMain)
+        NonisolatedCode.recordCommitIsolation(store, into: commitsOnMain)
         let task = store.execute(\.name) {
             try await Task.sleep(for: .milliseconds(5))
             return "Jill"
@@ -211,60 +204,59 @@ import Testing
         #expect(events == ["logIn appeared", "logIn disappeared"])
         host.unmount()
     }
-
-    // MARK: Helpers written in nonisolated code
-
-    nonisolated static func recordNonisolated(_ emitter: ValueEmitter<Int>, into recorder: Recorder<Int>) {
-        emitter += { recorder.record($0) }
-    }
-
-    nonisolated static func subscribeNonisolated(_ emitter: ValueEmitter<Int>, _ body: @escaping @Sendable () -> Void) {
-        emitter += { _ in body() }
-    }
-
-    nonisolated static func recordCommitThreads<State>(_ store: Store<State>, into recorder: Recorder<Bool>) {
-        store.didChange += { _ in recorder.record(onMainActor()) }
-    }
-
-    nonisolated static func appendInBackground(_ store: Store<UserState>, _ name: String) {
-        store.setState { $0.loggedIn.append(name) }
-    }
 }
-
-/// Whether the caller runs on the main actor, asked without trapping: the main actor's executor
-/// is the main dispatch queue (the test runner drains it from a worker thread, so
-/// `Thread.isMainThread` would not tell).
-nonisolated func onMainActor() -> Bool {
-    _ = mainQueueMarked
-    return DispatchQueue.getSpecific(key: mainQueueKey) != nil
-}
-
-nonisolated let mainQueueKey = DispatchSpecificKey<Bool>()
-nonisolated let mainQueueMarked: Void = DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
 
 /// An actor whose handler runs on it.
 actor Counter {
-    private let values = Recorder<Int>()
+    let values = Recorder<Int>()
 
     func listen(to emitter: ValueEmitter<Int>) {
         emitter += { value in
-            self.assertIsolated()
+            self.preconditionIsolated()
             self.values.record(value)
         }
     }
-
-    nonisolated func snapshot() -> [Int] { values.values }
 }
 
-/// Values recorded from any thread.
-final class Recorder<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
-
-    nonisolated init() {}
-
-    nonisolated func record(_ value: Value) {
-        storage.withLock { $0.append(value) }
+/// The seed's components in a main-actor target, through a main-actor host.
+@Suite struct MainActorComponentTests {
+    @Test func aComponentThatIsAlsoAViewObservesWithMainActorCode() {
+        let host = ComponentHost(BannerComponent())
+        host.root.tap.send()
+        #expect(AppLog.shared.lines.suffix(2) == ["banner appeared", "banner Banner"])
+        host.unmount()
     }
 
-    nonisolated var values: [Value] { storage.withLock { $0 } }
+    @Test func theSeedsHandlersCallTheAppsServices() {
+        let host = ComponentHost(AuthComponent())
+        host.root.logIn.state.email = "chris@example.com"
+        host.root.logIn.state.password = "secret-password"
+        host.root.logIn.logIn.send()
+        #expect(host.root.services.user.store.state.loggedIn.contains("chris@example.com"))
+        #expect(AppLog.shared.lines.contains("logged in chris@example.com"))
+        host.root.logIn.openSignUp.send()
+        #expect(AppLog.shared.lines.contains("router: sign up"))
+        #expect(host.visibleIDs == ["AuthComponent", "AuthComponent/signUp"])
+        host.unmount()
+    }
+
+    @Test func aRouteChangedFromABackgroundTaskIsAppliedOnTheMainActor() async {
+        let host = ComponentHost(AuthComponent())
+        let router = host.root.router
+        var appearedOnMain: [Bool] = []
+        host.root.signUp.didAppear += { appearedOnMain.append(NonisolatedCode.isOnMainActor) }
+        let pushed = await Task.detached { router.replace(\AuthComponent.signUp) }.value
+        #expect(pushed)
+        #expect(await settle { host.visibleIDs == ["AuthComponent", "AuthComponent/signUp"] })
+        #expect(appearedOnMain == [true])
+        host.unmount()
+    }
+}
+
+/// Waits on the main actor, letting its queued jobs run, until `condition` holds (60 s at most).
+func settle(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<60_000 where !condition() {
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return condition()
 }

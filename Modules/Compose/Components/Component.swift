@@ -30,7 +30,16 @@ import ComposeRouting
 /// ancestors': in debug builds, subscribing from `observers` to an emitter or store of a
 /// component that is not this one or one of its descendants is reported as a `Diagnostic`.
 /// (Services' emitters belong to no component, and anyone may observe them.)
-public protocol Component: Routable, Sendable {
+///
+/// ## Isolation
+/// `Component` is not `Sendable`, so that a main-actor app target's components are main-actor
+/// types: there, Swift 6.2 infers a main-actor isolated conformance, and `observers` and the
+/// handlers written in it may call the app's main-actor code (`services.user.login()`), and a
+/// component may also conform to SwiftUI's `View` in the same declaration. Such a component is
+/// mounted by a host made on the main actor, which applies every change there (see
+/// ``ComponentHost``). In a nonisolated module a component struct of `Sendable` stored properties
+/// is `Sendable` by inference; a `public` one says `Sendable` itself, since its handlers capture it.
+public protocol Component: Routable {
     /// Sets up the component's observers: `emitter += { ... }`, `$state.observe(...)`. Write
     /// `None` for a component without observers.
     var observers: Void { get }

@@ -45,7 +45,17 @@ import Foundation
 /// it, or right after the change being processed (a lifecycle handler that navigates). Each
 /// change is complete when the call that caused it returns, unless it was made from inside
 /// another change's processing.
-public final class ComponentHost<Root: Component>: Sendable {
+///
+/// ## Isolation
+/// In a main-actor app target, components are main-actor types and their conformance to
+/// ``Component`` is isolated to the main actor (Swift 6.2 infers both), so their `observers` may
+/// call the app's main-actor code. A host made by main-actor code is a main-actor host: it
+/// applies every change on the main actor, at once when the change is made there (a handler, a
+/// view), otherwise on a task on the main actor soon after, in order. So a router pushed from a
+/// background task still mounts its components on the main actor. A host made by nonisolated
+/// code applies changes on the thread that makes them, as above.
+// Unchecked: `root` is immutable, and a main-actor root is only used on the main actor ("Isolation").
+public final class ComponentHost<Root: Component>: @unchecked Sendable {
     /// Who decides which components are visible.
     public enum Visibility: Sendable {
         /// The host, from the tree and its routers.
@@ -60,13 +70,26 @@ public final class ComponentHost<Root: Component>: Sendable {
 
     /// Mounts `root`.
     ///
+    /// A host made by main-actor code applies every change of its tree on the main actor (see
+    /// "Isolation" above); one made elsewhere, on the thread that makes the change.
+    ///
     /// - Parameters:
     ///   - root: The root component.
     ///   - label: A name for diagnostics.
     ///   - visibility: Who decides which components are visible.
-    public init(_ root: Root, label: String? = nil, visibility: Visibility = .automatic) {
+    ///   - isolation: The caller's isolation, by default; `MainActor.shared` makes a main-actor host.
+    public init(
+        _ root: Root,
+        label: String? = nil,
+        visibility: Visibility = .automatic,
+        isolation: isolated (any Actor)? = #isolation
+    ) {
         self.root = root
-        self.core = HostCore(label: label ?? "ComponentHost<\(Root.self)>", automaticVisibility: visibility == .automatic)
+        self.core = HostCore(
+            label: label ?? "ComponentHost<\(Root.self)>",
+            automaticVisibility: visibility == .automatic,
+            onMainActor: isolation === MainActor.shared
+        )
         core.mount(root)
     }
 

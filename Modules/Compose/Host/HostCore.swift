@@ -36,11 +36,14 @@ final class HostCore: RouteResolving, @unchecked Sendable {  // Mutable state un
     let label: String
     let automaticVisibility: Bool
     let tree = LockedState(Tree())
-    private let events = Relay<Event>()
+    private let events: Relay<Event>
 
-    init(label: String, automaticVisibility: Bool) {
+    /// - Parameter onMainActor: Whether every change is applied on the main actor (a host made by
+    ///   main-actor code), or on the thread that makes it.
+    init(label: String, automaticVisibility: Bool, onMainActor: Bool = false) {
         self.label = label
         self.automaticVisibility = automaticVisibility
+        self.events = Relay(running: onMainActor ? .mainActor : .inline)
         events.start { [weak self] event in self?.process(event) }
     }
 

@@ -114,9 +114,9 @@ package final class ServiceStorage: @unchecked Sendable {  // `values` under its
 
     private struct Values {
         /// Replacements set in this scope (`services.user = ...`).
-        var overrides: [ObjectIdentifier: any Sendable] = [:]
+        var overrides: [ObjectIdentifier: Any] = [:]
         /// Services created in this scope.
-        var created: [ObjectIdentifier: any Sendable] = [:]
+        var created: [ObjectIdentifier: Any] = [:]
         var clock: ComposeClock?
     }
 
@@ -160,7 +160,7 @@ package final class ServiceStorage: @unchecked Sendable {  // `values` under its
     }
 
     /// A replacement here or in an enclosing scope, or a service created here.
-    fileprivate func lookup(_ key: ObjectIdentifier) -> (any Sendable)? {
+    fileprivate func lookup(_ key: ObjectIdentifier) -> Any? {
         if let found = values.withLock({ $0.overrides[key] ?? $0.created[key] }) { return found }
         var storage = parent
         while let current = storage {

@@ -38,6 +38,9 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
         /// On whatever thread `schedule` runs the work it is given (exactly once).
         case scheduled(@Sendable (_ work: @escaping @Sendable () -> Void) -> Void)
 
+        /// On the main actor: inline when sent there, otherwise on a task on the main actor. For
+        /// work that must run where a main-actor app's code runs (a main-actor component host).
+        case mainActor
         /// On a detached task of Swift's concurrency pool.
         package static var detachedTask: Running {
             .scheduled { work in Task.detached { work() } }
@@ -114,7 +117,7 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     /// Handles `event` after every event sent before it.
     @inlinable
     package func send(_ event: Event) {
-        guard case .inline = running else {
+        guard handlesInline else {
             enqueue(event)
             drain()
             return
@@ -155,6 +158,22 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
         switch running {
         case .inline: finish()
         case .scheduled(let schedule): schedule { self.finish() }
+        case .mainActor:
+            if MainActorContext.isCurrent {
+                finish()
+            } else {
+                Task { @MainActor in self.finish() }
+            }
+        }
+    }
+
+    /// Whether a send handles its event on the sending thread when nobody else is handling.
+    @inlinable
+    var handlesInline: Bool {
+        switch running {
+        case .inline: true
+        case .scheduled: false
+        case .mainActor: MainActorContext.isCurrent
         }
     }
 

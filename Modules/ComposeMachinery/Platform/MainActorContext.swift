@@ -3,6 +3,7 @@ import Dispatch
 /// Whether the current code runs isolated to the main actor, asked without stopping the program
 /// (`MainActor.assumeIsolated` traps when the answer is no, and the main executor's
 /// `isIsolatingCurrentContext()` answers `nil`).
+@usableFromInline
 package enum MainActorContext {
     /// `true` while running on the main dispatch queue, which is the main actor's executor on
     /// every platform Compose runs on, or on the process's main thread, which runs that queue
@@ -11,6 +12,7 @@ package enum MainActorContext {
     /// The main thread alone is not enough: a test runner or a program that calls
     /// `dispatchMain()` has the main queue drained by a worker thread, where main-actor code runs
     /// off the main thread.
+    @usableFromInline
     package static var isCurrent: Bool {
         if isMainThread { return true }
         _ = installKey

@@ -8,7 +8,7 @@ import ComposeStore
 /// keeping it alive: it goes away with the last `@Ref`, `@RefCollection` or ``Referred`` holding
 /// it, and takes its registry slot with it.
 @usableFromInline
-final class RefEntry<Value: Referable>: ReferenceEntry, @unchecked Sendable {
+final class RefEntry<Value: RefValue>: ReferenceEntry, @unchecked Sendable {
     @usableFromInline
     struct Contents: CommitGated {
         @usableFromInline var value: Value

@@ -7,7 +7,7 @@ import ComposeMachinery
 /// use and kept for the life of the world (their number is bounded by the number of types): a
 /// sandboxed test's `@Ref`s never meet another test's entities, even with the same ids.
 @usableFromInline
-final class RefRegistry<Value: Referable>: Sendable {
+final class RefRegistry<Value: RefValue>: Sendable {
     /// The table holds each entry in a `WeakBox` (see why there), whose identity tells an entry's
     /// own slot from a newer entry's for the same id.
     typealias Slot = WeakBox<RefEntry<Value>>
@@ -69,7 +69,7 @@ final class RefRegistry<Value: Referable>: Sendable {
 /// What the soak and the lifetime tests read about the registries.
 package enum RefDiagnostics {
     /// The number of live entities of `Value`: ids that at least one `@Ref` or `Referred` holds.
-    package static func liveEntityCount<Value: Referable>(of _: Value.Type) -> Int {
+    package static func liveEntityCount<Value: RefValue>(of _: Value.Type) -> Int {
         RefRegistry<Value>.shared.count
     }
 }

@@ -60,12 +60,14 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
     static func component<S: Screen, Owner, Target: Routable>(_: S.Type, _ keyPath: KeyPath<Owner, Target>) -> Destination {
         let location = locate(keyPath)
         let route = Route(keyPath: keyPath, instance: nil, location: location)
-        let shared = SharedKeyPath(keyPath: keyPath)
+        // Erased, so the closures capture no metatype of the target (a main-actor component's
+        // metatype is not Sendable): reading through `AnyKeyPath` gives `nil` for another owner.
+        let shared = SharedKeyPath(keyPath: keyPath as AnyKeyPath)
         return Destination(
             owner: ObjectIdentifier(Owner.self), ownerName: "\(Owner.self)", location: location, shownType: Target.self,
-            prepare: { owner, _ in Prepared(route: route, shown: (owner as? Owner)?[keyPath: shared.keyPath], create: nil) },
+            prepare: { owner, _ in Prepared(route: route, shown: owner[keyPath: shared.keyPath], create: nil) },
             readScreen: { _, _ in try? S(parameters: ScreenParameters()) },
-            shown: { owner, _ in (owner as? Owner)?[keyPath: shared.keyPath] }
+            shown: { owner, _ in owner[keyPath: shared.keyPath] }
         )
     }
 
@@ -127,8 +129,8 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
     }
 
     /// A key path, immutable, hence safe to share.
-    struct SharedKeyPath<Root, Value>: @unchecked Sendable {
-        let keyPath: KeyPath<Root, Value>
+    struct SharedKeyPath<KeyPathType: AnyKeyPath>: @unchecked Sendable {  // Key paths are immutable.
+        let keyPath: KeyPathType
     }
 
     private static func locate<Owner, Target: Routable>(_ keyPath: KeyPath<Owner, Target>) -> RouteLocation {

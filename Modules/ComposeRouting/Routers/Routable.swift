@@ -3,4 +3,4 @@
 ///
 /// The `Compose` module conforms its component types; a route whose key path leads to anything
 /// else (a string, an emitter) is refused.
-public protocol Routable: SendableMetatype {}
+public protocol Routable {}

@@ -46,7 +46,7 @@ public struct SettingsState: AnyState, Codable {
     public init() {}
 }
 
-public struct DetailComponent: Component {
+public struct DetailComponent: Component, Sendable {
     @Store public var state: DetailState
     public let like = SignalEmitter()
     public let rename = ValueEmitter<String>()
@@ -76,7 +76,7 @@ public struct DetailComponent: Component {
     }
 }
 
-public struct FeedComponent: Component {
+public struct FeedComponent: Component, Sendable {
     @Store public var state: FeedState
     public let detail = DynamicComponent<DetailComponent>()
     /// Opens the card at an index in a detail screen.
@@ -96,7 +96,7 @@ public struct FeedComponent: Component {
     }
 }
 
-public struct SettingsComponent: Component {
+public struct SettingsComponent: Component, Sendable {
     @Store public var state: SettingsState
     public let toggle = SignalEmitter()
     public let back = SignalEmitter()
@@ -118,7 +118,7 @@ public struct SettingsComponent: Component {
     }
 }
 
-public struct AppRoot: RouterComponent {
+public struct AppRoot: RouterComponent, Sendable {
     public let feed: FeedComponent
     public let settings: SettingsComponent
     public let router = Router(start: \Self.feed)
