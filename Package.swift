@@ -156,6 +156,16 @@ targets.append(
     )
 )
 
+// A view layer written on the public API alone (nothing imported `@testable`), driving the
+// seed's navigation examples as a screen would: the specification of the SwiftUI layer.
+targets.append(
+    .testTarget(
+        name: "ReferenceAdapterTests",
+        dependencies: ["Compose", "ComposeTesting"],
+        path: "Tests/ReferenceAdapterTests"
+    )
+)
+
 // A process that ComposePersistence's crash tests kill in the middle of saving.
 targets.append(
     .executableTarget(

@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 /// An emitter that carries a value.
 ///
 /// ```swift
@@ -13,6 +15,9 @@
 public final class ValueEmitter<Value: Sendable>: Emitter {
     @usableFromInline
     let core: EmitterCore<Value>
+    /// Made the first time Observation reads ``lastValue``: until then a send checks one word.
+    @usableFromInline
+    let lastValueSignal = LazyReference<ObservationSignal>()
 
     /// Creates a value emitter.
     ///
@@ -27,11 +32,15 @@ public final class ValueEmitter<Value: Sendable>: Emitter {
     @inlinable
     public func send(_ value: Value) {
         core.send(value)
+        lastValueSignal.ifMade?.changed()
     }
 
     /// The value most recently sent, or `nil` if nothing was sent yet.
+    ///
+    /// Observable: a SwiftUI view or `withObservationTracking` that reads it is told of every send.
     public var lastValue: Value? {
-        core.lastSent
+        lastValueSignal.get(orMake: ObservationSignal.init).access()
+        return core.lastSent
     }
 
     public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {

@@ -54,14 +54,32 @@ public struct DynamicComponent<Wrapped: Component>: Routable, Sendable {
         storage.destroy(fileID: fileID, line: line)
     }
 
-    /// The created component, if any.
+    /// The created component, if any. Observable (see ``isCreated``).
     public var component: Wrapped? {
         storage.current?.component
     }
 
     /// Whether a component is created.
+    ///
+    /// Observable, like ``component``: a SwiftUI view or `withObservationTracking` that reads it
+    /// is told when a component is created or destroyed.
     public var isCreated: Bool {
         component != nil
+    }
+
+    /// Whether the component is presented, as a sheet's `isPresented` binding reads and writes
+    /// it: `get` is ``isCreated``; setting `false` dismisses (``destroy()``), as a swipe down
+    /// closing a sheet does.
+    ///
+    /// Setting `true` changes nothing: a component is presented by ``create(_:)``, which has the
+    /// value to present. Setting `false` on a component that a router shows is refused like
+    /// ``destroy()`` (pop its route instead) and reported as a `Diagnostic`.
+    public var isPresented: Bool {
+        get { isCreated }
+        nonmutating set {
+            guard !newValue, isCreated else { return }
+            destroy()
+        }
     }
 
     /// Sent after a component is created and its observers are set up.

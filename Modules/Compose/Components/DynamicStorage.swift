@@ -15,7 +15,8 @@ final class DynamicStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @unc
     let didDestroy = SignalEmitter(label: "\(Wrapped.self).didDestroy")
 
     var current: (component: Wrapped, generation: UInt64)? {
-        state.withLock { $0.current }
+        changes.access()
+        return state.withLock { $0.current }
     }
 
     var entries: [SlotEntry] {
@@ -72,6 +73,7 @@ final class DynamicStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @unc
 
     func announce(created: Bool, _ entry: SlotEntry) {
         EventLog.record(.lifecycle, source: "\(Wrapped.self)", payload: created ? "didCreate" : "didDestroy")
+        changes.changed()
         (created ? didCreate : didDestroy).send()
     }
 }

@@ -58,6 +58,9 @@ public struct InstanceComponent<Wrapped: Component>: Routable, Sendable {
     }
 
     /// The ids of the instances, in creation order.
+    ///
+    /// Observable: a SwiftUI view or `withObservationTracking` that reads it (or
+    /// ``instance(for:)``) is told when an instance is created or destroyed.
     public var ids: [UUID] {
         storage.ids
     }

@@ -31,11 +31,13 @@ final class InstanceStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @un
     }
 
     var ids: [UUID] {
-        state.withLock { $0.order }
+        changes.access()
+        return state.withLock { $0.order }
     }
 
     func instance(for id: UUID) -> Wrapped? {
-        state.withLock { $0.instances[id]?.component }
+        changes.access()
+        return state.withLock { $0.instances[id]?.component }
     }
 
     func create(_ component: Wrapped) -> UUID {
@@ -90,6 +92,7 @@ final class InstanceStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @un
         guard case .instance(let id) = entry.id else { return }
         EventLog.record(
             .lifecycle, source: "\(Wrapped.self)[\(id.uuidString.prefix(8))]", payload: created ? "didCreate" : "didDestroy")
+        changes.changed()
         (created ? didCreate : didDestroy).send(id)
     }
 }

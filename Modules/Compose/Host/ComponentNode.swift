@@ -12,7 +12,8 @@ public final class ComponentNode: @unchecked Sendable, CustomStringConvertible {
     let component: any Component
     let type: ObjectIdentifier
     let layout: ComponentLayout
-    let router: Router?
+    /// The router of a router component (`RouterComponent.router`); `nil` for other components.
+    public let router: Router?
     /// The words identifying this component value (see ``ComponentLayout/referenceWords``).
     let identityWords: [UInt]
     /// For a created component: its slot's field in the parent, and its entry.
@@ -104,9 +105,19 @@ public final class ComponentNode: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Whether the component is visible.
+    ///
+    /// Observable: a SwiftUI view or `withObservationTracking` that reads it is told when it
+    /// changes.
     public var isVisible: Bool {
-        host?.tree.withLock { $0[self].isVisible } ?? false
+        visibility.access()
+        return host?.tree.withLock { $0[self].isVisible } ?? false
     }
+
+    /// Observation of ``isVisible``, changed by the host after it shows or hides the node.
+    let visibility = ObservationSignal()
+    /// Observation of the node's children, changed by the host after a created component (a
+    /// dynamic component, an instance) joins or leaves them.
+    let childrenSignal = ObservationSignal()
 
     /// The component, as mounted.
     public var value: any Component {

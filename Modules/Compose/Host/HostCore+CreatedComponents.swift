@@ -27,6 +27,7 @@ extension HostCore {
             bindRouters(in: node)
             evaluateObservers(in: node)
             slot.announce(created: true, entry)
+            parent.childrenSignal.changed()
             if automaticVisibility, tree.withLock({ $0[parent].isVisible }),
                 visibleChildren(of: parent).contains(where: { $0 === node })
             {
@@ -36,6 +37,7 @@ extension HostCore {
             guard let node = existing(id, field: field, in: parent), let entry = node.slotEntry?.entry else { return }
             destroy(node)
             slot.announce(created: false, entry)
+            parent.childrenSignal.changed()
         }
     }
 

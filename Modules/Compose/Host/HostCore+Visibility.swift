@@ -29,6 +29,7 @@ extension HostCore {
             return true
         }
         guard appeared else { return }
+        node.visibility.changed()
         EventLog.record(.lifecycle, source: node.id, payload: "didAppear")
         node.sendLifecycle(appeared: true)
         let children = visibleChildren(of: node)
@@ -37,7 +38,16 @@ extension HostCore {
     }
 
     /// Makes `node` and what it showed invisible, children first.
+    ///
+    /// Under manual visibility the adapter decided what was visible, and a visible node need not
+    /// be a visible node's child (a route pushed through an enclosing router shows a grandchild
+    /// without its parent): every visible node of the subtree goes, deepest first.
     func hide(_ node: ComponentNode) {
+        if !automaticVisibility {
+            let visible = subtree(of: node).filter { descendant in tree.withLock { $0[descendant].isVisible } }
+            for descendant in visible.reversed() { applyVisibility(descendant, false) }
+            return
+        }
         let children: [ComponentNode]? = tree.withLock { tree in
             guard tree[node].isVisible else { return nil }
             defer { tree[node].shownChildren = [] }
@@ -46,6 +56,7 @@ extension HostCore {
         guard let children else { return }
         for child in children.reversed() { hide(child) }
         tree.withLock { $0[node].isVisible = false }
+        node.visibility.changed()
         EventLog.record(.lifecycle, source: node.id, payload: "didDisappear")
         node.sendLifecycle(appeared: false)
     }
@@ -76,6 +87,7 @@ extension HostCore {
             return true
         }
         guard changed else { return }
+        node.visibility.changed()
         EventLog.record(.lifecycle, source: node.id, payload: visible ? "didAppear" : "didDisappear")
         node.sendLifecycle(appeared: visible)
     }

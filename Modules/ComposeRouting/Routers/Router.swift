@@ -305,7 +305,7 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         }
     }
 
-    private func refuse(_ error: RoutingError, fileID: String, line: UInt) -> Bool {
+    func refuse(_ error: RoutingError, fileID: String, line: UInt) -> Bool {
         Diagnostics.report(Diagnostic(domain: "routing", message: "\(label) refused: \(error)", fileID: fileID, line: line))
         errors.send(error)
         return false

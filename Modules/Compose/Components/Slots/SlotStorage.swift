@@ -21,6 +21,9 @@ final class SlotAttachment: @unchecked Sendable {  // Immutable but for the weak
 /// What the storages of dynamic and instance components share: their attachment to a host.
 class SlotStorage: @unchecked Sendable {  // State under its lock.
     private let attached = LockedState<SlotAttachment?>(nil)
+    /// Observation of what the slot holds (`isCreated`, `ids`): read through ``observed()``,
+    /// changed after every creation and destruction is announced.
+    let changes = ObservationSignal()
 
     func attach(_ attachment: SlotAttachment?) {
         attached.withLock { $0 = attachment }
