@@ -127,6 +127,26 @@ import Testing
         #expect(heard == [["jill"], ["jill", "chris"]])
     }
 
+    @Test func willChangeAndRouterEmittersWrittenOnTheMainActorRunThere() async {
+        let store = Store<UserState>()
+        let router = Router()
+        var heard: [String] = []
+        store.willChange += { state in
+            MainActor.preconditionIsolated()
+            heard.append("will change to \(state.loggedIn)")
+        }
+        router.errors += { error in
+            MainActor.preconditionIsolated()
+            heard.append("refused \(error.kind)")
+        }
+        await Task.detached {
+            store.state.loggedIn = ["jill"]
+            Diagnostics.withHandler({ _ in }) { _ = router.pop() }  // nothing to pop: refused
+        }.value
+        #expect(await settle { heard.count == 2 })
+        #expect(heard == [#"will change to ["jill"]"#, "refused poppingRoot"])
+    }
+
     @Test func setStateFromMainActorCodeCommitsOnTheMainActor() async {
         let store = Store<UserState>()
         let commitsOnMain = Recorder<Bool>()
