@@ -52,6 +52,8 @@ struct Module {
     var isProduct = true
     /// Extra dependencies of the module's test target.
     var testDependencies: [Target.Dependency] = []
+    /// Whether the module has a test target of its own (`Tests/<name>Tests`).
+    var hasTests = true
 }
 
 let modules: [Module] = [
@@ -77,6 +79,10 @@ let modules: [Module] = [
         ],
         testDependencies: [.target(name: "ComposeSoakApp")]
     ),
+    // Compiled only where SwiftUI exists (an empty module elsewhere): type-checked here by
+    // Scripts/check-swiftui against a SwiftUI stand-in, its behaviour specified by
+    // ReferenceAdapterTests.
+    Module(name: "ComposeSwiftUI", dependsOn: ["Compose", "ComposeEmitters", "ComposeStore"], hasTests: false),
     Module(
         name: "ComposeTesting",
         dependsOn: [
@@ -104,6 +110,7 @@ for module in modules {
             path: "Modules/\(module.name)"
         )
     )
+    guard module.hasTests else { continue }
     targets.append(
         .testTarget(
             name: "\(module.name)Tests",

@@ -69,7 +69,13 @@ extension Emitter {
     public func subscribe(
         @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
     ) -> EmitterSubscription {
-        subscribe(IsolatedHandler.subscriber(handler))
+        guard handler.isolation != nil else {
+            // Nonisolated: registered as it is, with no wrapper between the emitter and it.
+            let subscription = register(IsolatedHandler.synchronous(handler))
+            ObservationScope.current?.adopt(subscription)
+            return subscription
+        }
+        return subscribe(IsolatedHandler.subscriber(handler))
     }
 
     /// Registers `subscriber`, hands it its subscription and adds that to the current scope.

@@ -1,0 +1,90 @@
+#if canImport(SwiftUI)
+import Compose
+import SwiftUI
+
+/// Mounts a component tree and shows its root: the top of a Compose app's view hierarchy.
+///
+/// The host runs with manual visibility (`ComponentHost(root, visibility: .manual)`): the views
+/// decide what is on screen. Every component shown through ``ComponentView``, ``RouterView`` or a
+/// sheet reports its appearance and disappearance to the host, which sends the component's
+/// `didAppear` and `didDisappear`.
+///
+/// ```swift
+/// WindowGroup {
+///     ComponentHostView(AppComponent())
+/// }
+/// ```
+@MainActor
+public struct ComponentHostView<Root: Component & View>: View {
+    @State private var host: ComponentHost<Root>
+
+    /// Mounts `root` on a host of its own, made on the main actor.
+    public init(_ root: Root) {
+        _host = State(initialValue: ComponentHost(root, visibility: .manual))
+    }
+
+    public var body: some View {
+        ComponentView(host.root)
+            .environment(\.componentHost, host)
+    }
+}
+
+/// Shows a component of the tree and tells the host when it appears and disappears.
+///
+/// Embed a child component in a parent's body with it, so the child's lifecycle follows the
+/// screen: `ComponentView(logIn)`. ``RouterView`` and `sheet(_:)` use it for what they show.
+@MainActor
+public struct ComponentView<Content: Component & View>: View {
+    let component: Content
+    @Environment(\.componentHost) private var host
+
+    /// Shows `component`, a component of the tree of the enclosing ``ComponentHostView``.
+    public init(_ component: Content) {
+        self.component = component
+    }
+
+    public var body: some View {
+        component
+            .onAppear { visible(true) }
+            .onDisappear { visible(false) }
+    }
+
+    private func visible(_ visible: Bool) {
+        guard let host, let node = host.node(of: component) else { return }
+        host.setVisible(node, visible)
+    }
+}
+
+/// Shows a node's component if it is a view, and reports its appearance and disappearance. For
+/// a router's own owner (`Router(start: \Self.self)`) it shows the owner's `routableBody`.
+@MainActor
+struct NodeView: View {
+    let node: ComponentNode?
+    var router: Router? = nil
+    @Environment(\.componentHost) private var host
+
+    var body: some View {
+        content
+            .onAppear { visible(true) }
+            .onDisappear { visible(false) }
+    }
+
+    private var content: AnyView {
+        guard let node else { return AnyView(EmptyView()) }
+        if let router, node.router === router, let routable = node.value as? any RoutableView {
+            return Self.routableBody(of: routable)
+        }
+        if let view = node.value as? any View { return AnyView(view) }
+        return AnyView(EmptyView())
+    }
+
+    private static func routableBody<Routable: RoutableView>(of view: Routable) -> AnyView {
+        AnyView(view.routableBody)
+    }
+
+    private func visible(_ visible: Bool) {
+        guard let host, let node else { return }
+        host.setVisible(node, visible)
+    }
+}
+#endif
