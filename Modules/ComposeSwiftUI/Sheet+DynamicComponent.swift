@@ -10,7 +10,13 @@ extension View {
     /// ProfileView().sheet(settings)   // settings: DynamicComponent<SettingsComponent>
     /// ```
     public func sheet<Presented: Component & View>(_ dynamic: DynamicComponent<Presented>) -> some View {
-        sheet(isPresented: Binding(get: { dynamic.isPresented }, set: { dynamic.isPresented = $0 })) {
+        let presentation = dynamic.presentation
+        return sheet(
+            isPresented: Binding(
+                get: { presentation.isPresented },
+                set: { if !$0 { presentation.dismiss(fileID: #fileID, line: #line) } }
+            )
+        ) {
             if let component = dynamic.component {
                 ComponentView(component)
             }

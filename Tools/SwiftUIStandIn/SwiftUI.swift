@@ -1,9 +1,13 @@
 // A declaration-only stand-in for the parts of SwiftUI that ComposeSwiftUI and the seed's
 // SwiftUI examples use, so that `Scripts/check-swiftui` can type-check them on Linux, where
-// SwiftUI does not exist. Each declaration has the signature of Apple's documentation
-// (developer.apple.com/documentation/swiftui) for the iOS 18 / macOS 15 SDK; nothing here runs
-// (the bodies trap). It is never part of the root package: a module named SwiftUI must not reach
-// a user's build.
+// SwiftUI does not exist. Each declaration follows Apple's documentation
+// (developer.apple.com/documentation/swiftui): `Binding.init(get:set:)`, `Button`'s initializers,
+// `NavigationStack`'s and `sheet(isPresented:onDismiss:content:)` were checked against it on
+// 2026-11-23, including their `@isolated(any) @Sendable` and `@MainActor` closure types. The
+// newest documentation marks view-building closures `@ContentBuilder`; this stand-in spells the
+// builder `@ViewBuilder`, which the code checked here uses only for closures it writes itself.
+// Nothing here runs (the bodies trap). It is never part of the root package: a module named
+// SwiftUI must not reach a user's build.
 
 import Foundation
 
@@ -168,7 +172,10 @@ extension DynamicProperty {
 
 @propertyWrapper @dynamicMemberLookup
 public struct Binding<Value> {
-    public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) { fatalError("stand-in") }
+    @preconcurrency
+    public init(get: @escaping @isolated(any) @Sendable () -> Value, set: @escaping @isolated(any) @Sendable (Value) -> Void) {
+        fatalError("stand-in")
+    }
     public var wrappedValue: Value {
         get { fatalError("stand-in") }
         nonmutating set {}

@@ -82,6 +82,12 @@ public struct DynamicComponent<Wrapped: Component>: Routable, Sendable {
         }
     }
 
+    /// The presented state without the component's type, for a view layer's sheet binding,
+    /// whose `@Sendable` closures cannot capture a main-actor component's type.
+    public var presentation: any ComponentPresentation {
+        storage
+    }
+
     /// Sent after a component is created and its observers are set up.
     public var didCreate: SignalEmitter {
         storage.didCreate
@@ -107,4 +113,27 @@ extension DynamicComponent: DynamicRoutable {
 
 extension DynamicComponent: DynamicComponentProtocol {
     var slot: any ComponentSlot { storage }
+}
+
+/// Whether a dynamic component is presented, and dismissing it: what a sheet binds to, without
+/// the component's type. Returned by ``DynamicComponent/presentation``.
+public protocol ComponentPresentation: AnyObject, Sendable {
+    /// Whether a component is created. Observable.
+    var isPresented: Bool { get }
+
+    /// Dismisses the component, as ``DynamicComponent/destroy(fileID:line:)`` does.
+    ///
+    /// - Returns: `false` if there was none, or if a router shows it (reported as a `Diagnostic`).
+    @discardableResult
+    func dismiss(fileID: String, line: UInt) -> Bool
+}
+
+extension DynamicStorage: ComponentPresentation {
+    var isPresented: Bool {
+        current != nil
+    }
+
+    func dismiss(fileID: String, line: UInt) -> Bool {
+        destroy(fileID: fileID, line: line)
+    }
 }
