@@ -36,3 +36,16 @@ import Testing
         #expect(subscriber.delivery != nil)
     }
 }
+
+/// The emitter's delivery loop reads each entry of its snapshot as a pointer, without retaining
+/// it: that needs an optional entry to be one reference, `nil` a null pointer.
+@Suite struct EntryLayoutTests {
+    @Test func anOptionalEntryIsOneNullablePointer() {
+        typealias Entry = EmitterCore<Int>.Entry
+        #expect(MemoryLayout<Entry?>.size == MemoryLayout<UnsafeRawPointer>.size)
+        #expect(MemoryLayout<Entry?>.stride == MemoryLayout<UnsafeRawPointer>.stride)
+        let none: Entry? = nil
+        let bits = withUnsafeBytes(of: none) { $0.load(as: UInt.self) }
+        #expect(bits == 0)
+    }
+}

@@ -58,8 +58,17 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     @usableFromInline
     package typealias Token = EmitterToken
 
+    /// A registration: the handler and the token handed out for it.
+    ///
+    /// An object rather than a (handler, token) pair, so that an element of `entries` is a single
+    /// reference: the delivery loop reads it from the snapshot without retaining it (the snapshot
+    /// keeps it alive) and calls the handler in place. Copying a pair out of the buffer retained
+    /// and released the handler's context and the token around every call, which a closure with
+    /// a context (every `@isolated(any)` handler has one) paid on each delivery. Separate from the
+    /// token, so that a cancelled handler is released with its entry (when no delivery can still
+    /// reach it) even if whoever cancelled keeps the subscription.
     @usableFromInline
-    struct Entry {
+    final class Entry: Sendable {
         @usableFromInline let handler: @Sendable (Value) -> Void
         @usableFromInline let token: Token
 
@@ -240,13 +249,20 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     @inlinable
     func deliver(_ value: Value, to entries: ContiguousArray<Entry?>, epoch: UInt) {
         entries.withUnsafeBufferPointer { buffer in
-            for index in buffer.indices where buffer[index] != nil {
-                if cancellations.load(ordering: .acquiring) != epoch,
-                    buffer[index].unsafelyUnwrapped.token.isCancelled
-                {
-                    continue
+            guard let base = buffer.baseAddress else { return }
+            // An `Entry?` is one reference, and `nil` a null pointer (an optional class reference):
+            // each entry is read as a pointer and used as a guaranteed reference, with no retain or
+            // release, since `entries` keeps every one alive for the whole loop.
+            let raw = UnsafeRawPointer(base)
+            for index in buffer.indices {
+                guard
+                    let pointer = raw.load(
+                        fromByteOffset: index &* MemoryLayout<Entry?>.stride, as: UnsafeRawPointer?.self)
+                else { continue }
+                Unmanaged<Entry>.fromOpaque(pointer)._withUnsafeGuaranteedRef { entry in
+                    if cancellations.load(ordering: .acquiring) != epoch, entry.token.isCancelled { return }
+                    entry.handler(value)
                 }
-                buffer[index].unsafelyUnwrapped.handler(value)
             }
         }
     }
@@ -364,11 +380,12 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
             }
         }
         let token = Token(handle: handle)
+        let entry = Entry(handler: handler, token: token)
         // Retired buffers are released after the lock is dropped.
         let (start, retired): (Replay, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
             let retired = prepareEntriesForWriting(&state)
             token.index = state.entries.count
-            state.entries.append(Entry(handler: handler, token: token))
+            state.entries.append(entry)
             live.add(1, ordering: .relaxed)
             whileRegistering?(state.lastDelivered)
             guard replayCurrent, let current = state.lastDelivered else { return (.none, retired) }
