@@ -1,7 +1,6 @@
 import Compose
 import ComposeTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// Which actor each kind of callback runs on, in a main-actor app target: the table in README's
@@ -68,15 +67,15 @@ import Testing
         let emitter = ValueEmitter<Int>()
         var heard: [Int] = []
         let subscription = emitter += { heard.append($0) }
-        let done = Atomic<Bool>(false)
+        let done = Recorder<Bool>()  // a class: the task may outlive this frame's locals
         Task.detached {
             for value in 0..<100 { emitter.send(value) }
             subscription.cancel()
-            done.store(true, ordering: .releasing)
+            done.record(true)
         }
         // Keep the main actor busy (no `await`), so the queued values cannot be delivered before
         // the cancellation.
-        while !done.load(ordering: .acquiring) {}
+        while done.values.isEmpty {}
         try? await Task.sleep(for: .milliseconds(50))
         #expect(heard.isEmpty)
     }

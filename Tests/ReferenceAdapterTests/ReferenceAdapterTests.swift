@@ -189,10 +189,11 @@ import Testing
 
 /// Whether Observation reports a change of what `read` reads when `change` runs.
 func tracks(_ read: () -> Void, when change: () -> Void) -> Bool {
-    let fired = Atomic<Bool>(false)
-    withObservationTracking(read, onChange: { fired.store(true, ordering: .relaxed) })
+    // A class, not a local `Atomic`: the tracker outlives this call when nothing changes.
+    let fired = Log<Bool>()
+    withObservationTracking(read, onChange: { fired.append(true) })
     change()
-    return fired.load(ordering: .relaxed)
+    return !fired.values.isEmpty
 }
 
 /// The appear and disappear events of every node of a host, in order.
