@@ -111,9 +111,11 @@ extension Store {
         removing observer: StateObserver<State>,
         for subscriber: IsolatedSubscriber<Value>
     ) -> EmitterSubscription {
-        let subscription = subscription(removing: observer)
-        subscriber.attach(subscription)
-        return subscription
+        // The observer, not the subscription: the subscription holds the observer, which holds
+        // the handler, which holds the delivery; the delivery holds what it is attached to
+        // weakly, and the observer says whether the store removed it.
+        subscriber.attach(observer)
+        return subscription(removing: observer)
     }
 
     /// Calls `onSuccess` when the `Async` value at `keyPath` becomes a new success, and

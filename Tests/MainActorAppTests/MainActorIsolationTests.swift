@@ -146,6 +146,33 @@ import Testing
         #expect(heard == [#"will change to ["jill"]"#, "refused poppingRoot"])
     }
 
+    @Test func aMainActorObserverIsReleasedWithItsStore() {
+        final class Captured {}
+        weak var captured: Captured?
+        do {
+            let store = Store<UserState>()
+            let object = Captured()
+            captured = object
+            store.observe(\.loggedIn) { _ in _ = object }  // main-actor: through a delivery
+            _ = store
+        }
+        #expect(captured == nil)  // nothing kept the handler alive
+    }
+
+    @Test func aCancelledMainActorObserverIsReleased() {
+        final class Captured {}
+        weak var captured: Captured?
+        let store = Store<UserState>()
+        do {
+            let object = Captured()
+            captured = object
+            let subscription = store.observe(\.loggedIn) { _ in _ = object }
+            subscription.cancel()
+        }
+        #expect(captured == nil)
+        _ = store
+    }
+
     @Test func setStateFromMainActorCodeCommitsOnTheMainActor() async {
         let store = Store<UserState>()
         let commitsOnMain = Recorder<Bool>()

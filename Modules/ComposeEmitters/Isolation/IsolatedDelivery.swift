@@ -15,6 +15,11 @@ import DequeModule
 /// with them after `cancel()` returns. A value handed over *after* the cancellation is still
 /// delivered: the emitter decided to deliver it (`once()` cancels its subscription, then delivers
 /// its one value). The handler is never called concurrently with itself, and never under the lock.
+///
+/// The delivery knows the cancellation through a ``SubscriptionLiveness`` it holds weakly: the
+/// registration's token, or a store's observer. Weakly, because the registration holds the
+/// handler, which holds this delivery: a strong reference back would be a cycle that outlives a
+/// store. A registration that is gone was removed, so it counts as cancelled.
 @usableFromInline
 package final class IsolatedDelivery<Value: Sendable>: Sendable {
     @usableFromInline
@@ -27,9 +32,23 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
         var isDraining = false
         /// A task has been started to drain on the actor and has not begun yet.
         var isScheduled = false
-        var subscription: EmitterSubscription?
+        /// Set once by ``attach(_:)``; `nil` before (nothing can have cancelled yet).
+        var liveness: WeakLiveness?
 
-        var isCancelled: Bool { subscription?.isCancelled ?? false }
+        var isCancelled: Bool {
+            guard let liveness else { return false }
+            return liveness.object?.isCancelled ?? true
+        }
+    }
+
+    /// A weak reference in a class of its own (see `WeakBox` for why not in a struct).
+    @usableFromInline
+    final class WeakLiveness: @unchecked Sendable {  // Read and written under the delivery's lock.
+        weak var object: (any SubscriptionLiveness)?
+
+        init(_ object: any SubscriptionLiveness) {
+            self.object = object
+        }
     }
 
     private let isolation: any Actor
@@ -53,8 +72,9 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     }
 
     @usableFromInline
-    func attach(_ subscription: EmitterSubscription) {
-        state.withLock { $0.subscription = subscription }
+    func attach(_ liveness: any SubscriptionLiveness) {
+        let box = WeakLiveness(liveness)
+        state.withLock { $0.liveness = box }
     }
 
     private enum Action {
@@ -139,3 +159,13 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
         }
     }
 }
+
+/// What tells an ``IsolatedDelivery`` that its registration was cancelled: the subscription an
+/// emitter hands out, or the observer a store registers.
+@usableFromInline
+package protocol SubscriptionLiveness: AnyObject, Sendable {
+    /// Whether the registration was cancelled.
+    var isCancelled: Bool { get }
+}
+
+extension EmitterSubscription: SubscriptionLiveness {}

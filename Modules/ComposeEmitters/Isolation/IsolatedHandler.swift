@@ -103,10 +103,11 @@ package struct IsolatedSubscriber<Value: Sendable>: Sendable {
         self.delivery = delivery
     }
 
-    /// Hands the delivery the subscription the emitter returned, so a cancelled subscription's
-    /// queued values are dropped rather than delivered late.
+    /// Hands the delivery what tells it the registration was cancelled (the subscription an
+    /// emitter returned, or a store's observer), so values queued before a cancellation are
+    /// dropped rather than delivered late.
     @inlinable
-    package func attach(_ subscription: EmitterSubscription) {
-        delivery?.attach(subscription)
+    package func attach(_ liveness: any SubscriptionLiveness) {
+        delivery?.attach(liveness)
     }
 }

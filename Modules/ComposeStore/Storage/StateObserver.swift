@@ -1,3 +1,4 @@
+import ComposeEmitters
 import Synchronization
 
 /// One keypath subscription of a store: where its values live, and how to read and compare them.
@@ -44,7 +45,7 @@ class StateObserver<State>: @unchecked Sendable {
     }
 
     @inlinable
-    var isCancelled: Bool {
+    package var isCancelled: Bool {
         cancelled.load(ordering: .acquiring)
     }
 
@@ -197,3 +198,7 @@ final class ObservedValue<State, Value>: @unchecked Sendable {
         return true
     }
 }
+
+/// The store's own `isCancelled` says whether the store removed the observer: a cancelled
+/// subscription's, for the delivery of a handler written on an actor (see `IsolatedDelivery`).
+extension StateObserver: SubscriptionLiveness {}
