@@ -69,3 +69,48 @@ import Testing
         host.unmount()
     }
 }
+
+/// A back gesture (a shorter navigation path) racing pushes from another thread: the check and
+/// the pop are one step, so the stack is always a root and distinct routes, and every change is
+/// announced.
+@Suite struct NavigationPathStressTests {
+    struct Screen: RouterComponent {
+        let a = Leaf()
+        let b = Leaf()
+        let c = Leaf()
+        let router = Router(start: \Self.a)
+        var observers: Void { None }
+    }
+
+    struct Leaf: Component {
+        let tap = SignalEmitter()
+        var observers: Void { None }
+    }
+
+    @Test func backGesturesRacingPushesKeepTheStackConsistent() async {
+        let host = ComponentHost(Screen())
+        let router = host.root.router
+        await Diagnostics.withHandler({ _ in }) {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for _ in 0..<2_000 {
+                        router.push(\Screen.b)
+                        router.push(\Screen.c)
+                    }
+                }
+                group.addTask {
+                    for _ in 0..<2_000 {
+                        _ = try? router.setNavigationPath(Array(router.navigationPath.prefix(1)))
+                    }
+                }
+            }
+        }
+        let routes = router.routes
+        #expect(routes.first?.keyPath == \Screen.a)
+        #expect(Set(routes).count == routes.count)
+        try? router.setNavigationPath([])
+        #expect(router.routes.map(\.keyPath) == [\Screen.a])
+        #expect(host.visibleIDs == ["Screen", "Screen/a"])
+        host.unmount()
+    }
+}

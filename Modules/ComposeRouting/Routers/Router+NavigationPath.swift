@@ -19,7 +19,9 @@ extension Router {
         set { _ = try? setNavigationPath(newValue, animated: true) }
     }
 
-    /// Sets ``navigationPath`` to `path`, a prefix of it, popping the routes above.
+    /// Sets ``navigationPath`` to `path`, a prefix of it, popping the routes above, in one step:
+    /// the check and the pop happen together, so a navigation another thread makes meanwhile is
+    /// either seen by the check or made after the pop.
     ///
     /// - Throws: ``RoutingError`` of kind `notRoutable` when `path` is not a prefix of the current
     ///   path: it is reported as a `Diagnostic` and on ``errors`` too, and nothing changes.
@@ -29,18 +31,9 @@ extension Router {
         fileID: String = #fileID,
         line: UInt = #line
     ) throws(RoutingError) {
-        let root = hasDefaultContent ? 0 : 1
-        let stack = routes
-        let current = stack.dropFirst(root)
-        guard path.count <= current.count, current.prefix(path.count).elementsEqual(path) else {
-            let error = RoutingError(
-                .notRoutable, route: "\(path)",
-                reason: "a navigation path can only be shortened (a back gesture); \(label) shows \(Array(current))"
-            )
+        if let error = shortenNavigationPath(to: path, animated: animated) {
             _ = refuse(error, fileID: fileID, line: line)
             throw error
         }
-        guard path.count < current.count else { return }
-        _ = set(Array(stack.prefix(root + path.count)), animated: animated, fileID: fileID, line: line)
     }
 }

@@ -363,6 +363,43 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
             + "equal, so no router can tell them apart; give \(Target.self) a stored property, or use distinct types"
     }
 
+    /// Pops the routes above `path`, which must be a prefix of the routes above the root: one
+    /// change under the lock, so a navigation by another thread cannot slip between the check and
+    /// the pop. See ``setNavigationPath(_:animated:fileID:line:)``.
+    ///
+    /// - Returns: The refusal, or `nil` when the path was set (or already was the path).
+    func shortenNavigationPath(to path: [Route], animated: Bool) -> RoutingError? {
+        let root = hasDefaultContent ? 0 : 1
+        let outcome: Result<Bool, RoutingError> = state.withLock { state in
+            let current = state.stack.dropFirst(root)
+            guard path.count <= current.count, current.prefix(path.count).elementsEqual(path) else {
+                return .failure(
+                    RoutingError(
+                        .notRoutable, route: "\(path)",
+                        reason: "a navigation path can only be shortened (a back gesture); \(label) shows \(Array(current))"
+                    ))
+            }
+            guard path.count < current.count else { return .success(false) }
+            let previousTop = state.stack.last
+            let popped = Array(state.stack[(root + path.count)...])
+            state.stack.removeSubrange((root + path.count)...)
+            for route in popped { state.onStack.remove(route) }
+            announcer.enqueue(
+                RouteChange(
+                    kind: .pop, popped: popped, pushed: [],
+                    previousTop: previousTop, top: state.stack.last, depth: state.stack.count, animated: animated
+                ))
+            return .success(true)
+        }
+        switch outcome {
+        case .failure(let error):
+            return error
+        case .success(let popped):
+            if popped { announcer.drain() }
+            return nil
+        }
+    }
+
     /// Why ``set(_:animated:fileID:line:)`` would refuse `routes`, or `nil`; changes nothing.
     ///
     /// - Parameter created: Routes to components that are not created yet and will be before the
