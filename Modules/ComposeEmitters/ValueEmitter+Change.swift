@@ -19,7 +19,8 @@ extension ValueEmitter {
         emitter: ValueEmitter<Value>,
         @_inheritActorContext handler: @escaping @isolated(any) @Sendable (_ new: Value, _ previous: Value?) -> Void
     ) -> EmitterSubscription {
-        let call = unsafeBitCast(handler, to: (@Sendable (Value, Value?) -> Void).self)
+        // In a struct, so the function is not reabstracted on the way (see `IsolatedHandler`).
+        let call = unsafeBitCast(IsolatedChangeHandler(function: handler), to: ChangeHandler<Value>.self).function
         let subscriber = IsolatedHandler.subscriber(
             isolation: handler.isolation,
             call: { (change: (new: Value, previous: Value?)) in call(change.new, change.previous) },
@@ -39,4 +40,14 @@ extension ValueEmitter {
         ObservationScope.current?.adopt(subscription)
         return subscription
     }
+}
+
+/// A `~+=` handler as the operator receives it, in a struct.
+private struct IsolatedChangeHandler<Value> {
+    let function: @isolated(any) @Sendable (_ new: Value, _ previous: Value?) -> Void
+}
+
+/// ``IsolatedChangeHandler`` reinterpreted as nonisolated.
+private struct ChangeHandler<Value> {
+    let function: @Sendable (_ new: Value, _ previous: Value?) -> Void
 }

@@ -27,11 +27,15 @@ import ComposeMachinery
 package enum IsolatedHandler {
     /// The function `handler` reinterpreted as nonisolated: call it only while isolated to
     /// `handler.isolation` (anywhere when that is `nil`).
+    ///
+    /// The function travels in a struct: handing a function value itself to a generic function
+    /// (`unsafeBitCast`) converts it to and from the generic representation of functions, a
+    /// reabstraction thunk each way (an allocation, and a call on every delivery).
     @inlinable
     package static func synchronous<Value>(
         _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
     ) -> @Sendable (Value) -> Void {
-        unsafeBitCast(handler, to: (@Sendable (Value) -> Void).self)
+        unsafeBitCast(IsolatedFunction(handler), to: PlainFunction<Value>.self).function
     }
 
     /// ``synchronous(_:)`` for a handler without arguments.
@@ -39,7 +43,7 @@ package enum IsolatedHandler {
     package static func synchronous(
         _ handler: @escaping @isolated(any) @Sendable () -> Void
     ) -> @Sendable () -> Void {
-        unsafeBitCast(handler, to: (@Sendable () -> Void).self)
+        unsafeBitCast(IsolatedSignalFunction(handler), to: PlainSignalFunction.self).function
     }
 
     /// What an emitter registers for `handler`: the handler itself when it is nonisolated,
@@ -110,4 +114,38 @@ package struct IsolatedSubscriber<Value: Sendable>: Sendable {
     package func attach(_ liveness: any SubscriptionLiveness) {
         delivery?.attach(liveness)
     }
+}
+
+/// A handler as the subscribing APIs receive it, in a struct (see ``IsolatedHandler/synchronous(_:)-(_)``).
+@usableFromInline
+struct IsolatedFunction<Value> {
+    @usableFromInline let function: @isolated(any) @Sendable (Value) -> Void
+
+    @inlinable
+    init(_ function: @escaping @isolated(any) @Sendable (Value) -> Void) {
+        self.function = function
+    }
+}
+
+/// ``IsolatedFunction`` reinterpreted as nonisolated.
+@usableFromInline
+struct PlainFunction<Value> {
+    @usableFromInline let function: @Sendable (Value) -> Void
+}
+
+/// A signal handler as the subscribing APIs receive it, in a struct.
+@usableFromInline
+struct IsolatedSignalFunction {
+    @usableFromInline let function: @isolated(any) @Sendable () -> Void
+
+    @inlinable
+    init(_ function: @escaping @isolated(any) @Sendable () -> Void) {
+        self.function = function
+    }
+}
+
+/// ``IsolatedSignalFunction`` reinterpreted as nonisolated.
+@usableFromInline
+struct PlainSignalFunction {
+    @usableFromInline let function: @Sendable () -> Void
 }
