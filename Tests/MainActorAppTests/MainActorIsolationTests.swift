@@ -299,8 +299,13 @@ actor Counter {
     }
 }
 
-/// Waits on the main actor, letting its queued jobs run, until `condition` holds (60 s at most).
+/// Waits on the main actor, letting its queued jobs run, until `condition` holds (60 s at most):
+/// yielding first, which lets the main actor's queued jobs run without arming a timer, then
+/// sleeping a millisecond at a time.
 func settle(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<1_000 where !condition() {
+        await Task.yield()
+    }
     for _ in 0..<60_000 where !condition() {
         try? await Task.sleep(for: .milliseconds(1))
     }
