@@ -51,7 +51,6 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
         }
     }
 
-    private let isolation: any Actor
     private let isMainActor: Bool
     /// The handler as a nonisolated function: called only on its actor (see ``IsolatedHandler``).
     private let call: @Sendable (Value) -> Void
@@ -65,7 +64,6 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
         call: @escaping @Sendable (Value) -> Void,
         asyncCall: @escaping @Sendable (Value) async -> Void
     ) {
-        self.isolation = isolation
         self.isMainActor = isolation === MainActor.shared
         self.call = call
         self.asyncCall = asyncCall

@@ -46,19 +46,6 @@ package enum IsolatedHandler {
         unsafeBitCast(IsolatedSignalFunction(handler), to: PlainSignalFunction.self).function
     }
 
-    /// What an emitter registers for `handler`: the handler itself when it is nonisolated,
-    /// otherwise an ``IsolatedDelivery`` that calls it on its actor.
-    @inlinable
-    package static func subscriber<Value: Sendable>(
-        _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
-    ) -> IsolatedSubscriber<Value> {
-        let call = synchronous(handler)
-        guard let isolation = handler.isolation else { return IsolatedSubscriber(handler: call) }
-        return IsolatedSubscriber(
-            IsolatedDelivery(isolation: isolation, call: call, asyncCall: { value in await handler(value) })
-        )
-    }
-
     /// The subscriber for a handler given in parts: its isolation, the handler reinterpreted as
     /// nonisolated, and the handler called with `await`. For handlers the other overloads cannot
     /// take whole (several values, or a handler wrapped in a test of the value).
@@ -72,16 +59,22 @@ package enum IsolatedHandler {
         return IsolatedSubscriber(IsolatedDelivery(isolation: isolation, call: call, asyncCall: asyncCall))
     }
 
+    /// What an emitter registers for `handler`: the handler itself when it is nonisolated,
+    /// otherwise an ``IsolatedDelivery`` that calls it on its actor.
+    @inlinable
+    package static func subscriber<Value: Sendable>(
+        _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) -> IsolatedSubscriber<Value> {
+        subscriber(isolation: handler.isolation, call: synchronous(handler), asyncCall: { await handler($0) })
+    }
+
     /// ``subscriber(_:)-(_)`` for a handler of signals, called without their `Void` value.
     @inlinable
     package static func subscriber(
         _ handler: @escaping @isolated(any) @Sendable () -> Void
     ) -> IsolatedSubscriber<Void> {
         let call = synchronous(handler)
-        guard let isolation = handler.isolation else { return IsolatedSubscriber(handler: { _ in call() }) }
-        return IsolatedSubscriber(
-            IsolatedDelivery(isolation: isolation, call: { _ in call() }, asyncCall: { _ in await handler() })
-        )
+        return subscriber(isolation: handler.isolation, call: { _ in call() }, asyncCall: { _ in await handler() })
     }
 }
 
