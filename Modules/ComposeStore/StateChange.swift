@@ -5,6 +5,7 @@ public struct StateChange<State: Sendable>: Sendable {
     /// The state after the write.
     public let new: State
 
+    /// The change from `old` to `new`.
     public init(old: State, new: State) {
         self.old = old
         self.new = new

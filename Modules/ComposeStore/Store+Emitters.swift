@@ -23,7 +23,7 @@ extension Store {
     ///
     /// The name is Compose's (after Combine's `objectWillChange`); it is sent once the change has
     /// been committed, with the state that resulted, for every write that changed something, in
-    /// commit order. To follow one property, ``observe(_:handler:)`` is cheaper: it is not called
+    /// commit order. To follow one property, ``observe(_:handler:)-2y9rj`` is cheaper: it is not called
     /// for changes elsewhere, and the store keeps no copy of the state for it.
     public var willChange: StoreEmitter<State> {
         StoreEmitter(core: storage.willChange)

@@ -5,7 +5,7 @@ extension EventLog.Event.Kind {
     public static let mutation = EventLog.Event.Kind(rawValue: "mutation")
 }
 
-/// What one store mutation changed, as the ``EventLog`` records it.
+/// What one store mutation changed, as the ``/ComposeEmitters/EventLog`` records it.
 public struct StateMutation: Sendable, CustomStringConvertible {
     /// One property of the state that changed.
     public struct Change: Sendable, CustomStringConvertible {

@@ -18,7 +18,7 @@ extension Store {
     /// writes land before it is called, it hears the latest values once. Handlers are called in
     /// subscription order, never concurrently, never under a lock; see ``Store`` for the threads.
     ///
-    /// The subscription joins the current ``ObservationScope``.
+    /// The subscription joins the current ``/ComposeEmitters/ObservationScope``.
     ///
     /// - Parameters:
     ///   - keyPath: One or more key paths of the state.
@@ -43,7 +43,7 @@ extension Store {
     }
 
     /// Calls `handler` each time one of the values at several key paths changes; see
-    /// ``observe(_:handler:)-(KeyPath<State,Value>&Sendable,_)``.
+    /// ``observe(_:handler:)-2y9rj``.
     @inlinable
     @discardableResult
     public func observe<each Value: Equatable & Sendable>(
@@ -93,7 +93,7 @@ extension Store {
         return subscription(removing: observer, for: subscriber)
     }
 
-    /// The subscription that removes `observer`; it joins the current ``ObservationScope``.
+    /// The subscription that removes `observer`; it joins the current ``/ComposeEmitters/ObservationScope``.
     @usableFromInline
     func subscription(removing observer: StateObserver<State>) -> EmitterSubscription {
         RegistrationAudit.check(storage)
@@ -126,7 +126,7 @@ extension Store {
     ///                       onFailure: { error in report(error) })
     /// ```
     ///
-    /// - Returns: The subscription; it joins the current ``ObservationScope``.
+    /// - Returns: The subscription; it joins the current ``/ComposeEmitters/ObservationScope``.
     @discardableResult
     public func asyncSubscribe<Value: Equatable & Sendable>(
         _ keyPath: any KeyPath<State, Async<Value>> & Sendable,

@@ -11,7 +11,7 @@ extension Store {
     /// ```
     ///
     /// Works for any `[Element]` in the state, ComposeRefs' `@RefCollection` included. Like
-    /// ``observe(_:handler:)-(KeyPath<State,Value>&Sendable,_)``, the handler runs only when the
+    /// ``observe(_:handler:)-2y9rj``, the handler runs only when the
     /// array differs from what it last heard, and if several writes land before it runs, it
     /// hears one changeset from the array it last heard to the latest one, so applying every
     /// changeset it hears, in order, to the array it started with always gives the current array.
@@ -20,7 +20,7 @@ extension Store {
     ///   - keyPath: The array to watch.
     ///   - handler: Called with the changeset.
     /// - Returns: The subscription; cancelling it stops the handler. It joins the current
-    ///   ``ObservationScope``.
+    ///   ``/ComposeEmitters/ObservationScope``.
     /// - Complexity: Each call diffs the two arrays, O(*n* + *m*).
     @inlinable
     @discardableResult

@@ -60,7 +60,7 @@ public struct Store<State: AnyState>: Sendable {
 
     /// A store holding `State()`.
     ///
-    /// - Parameter label: How the store is named in the ``EventLog``.
+    /// - Parameter label: How the store is named in the ``/ComposeEmitters/EventLog``.
     @inlinable
     public init(label: String? = nil) {
         self.init(wrappedValue: State(), label: label)
@@ -70,7 +70,7 @@ public struct Store<State: AnyState>: Sendable {
     ///
     /// - Parameters:
     ///   - wrappedValue: The initial state.
-    ///   - label: How the store is named in the ``EventLog``.
+    ///   - label: How the store is named in the ``/ComposeEmitters/EventLog``.
     @inlinable
     public init(wrappedValue: State, label: String? = nil) {
         storage = StoreStorage(state: wrappedValue, label: label)
@@ -186,7 +186,7 @@ public struct Store<State: AnyState>: Sendable {
         storage.core.withLock { $0.version &+= 1 }
     }
 
-    /// How the store is named in the ``EventLog``.
+    /// How the store is named in the ``/ComposeEmitters/EventLog``.
     public var label: String {
         storage.label
     }

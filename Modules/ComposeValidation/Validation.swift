@@ -26,6 +26,7 @@ public struct Validation: Sendable, Equatable, CustomStringConvertible {
     /// Every failed rule, in declaration order.
     public let errors: [ValidationError]
 
+    /// A validation that failed with `errors` (none: valid).
     public init(errors: [ValidationError] = []) {
         self.errors = errors
     }

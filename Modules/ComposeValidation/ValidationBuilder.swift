@@ -19,38 +19,47 @@
 /// ```
 @resultBuilder
 public enum ValidationBuilder {
+    /// A field's errors, as a validation.
     public static func buildExpression(_ field: Field) -> Validation {
         Validation(errors: field.errors)
     }
 
+    /// An array field's errors, element by element, as a validation.
     public static func buildExpression(_ field: ArrayField) -> Validation {
         Validation(errors: field.errors)
     }
 
+    /// A nested validation, as it is.
     public static func buildExpression(_ validation: Validation) -> Validation {
         validation
     }
 
+    /// The errors of every part, in declaration order.
     public static func buildBlock(_ parts: Validation...) -> Validation {
         joined(parts)
     }
 
+    /// An `if` without `else`: its part's errors when the condition held, none otherwise.
     public static func buildOptional(_ part: Validation?) -> Validation {
         part ?? Validation()
     }
 
+    /// The first branch of an `if`/`else` or `switch`.
     public static func buildEither(first part: Validation) -> Validation {
         part
     }
 
+    /// The second branch of an `if`/`else` or `switch`.
     public static func buildEither(second part: Validation) -> Validation {
         part
     }
 
+    /// A `for` loop: the errors of every iteration, in order.
     public static func buildArray(_ parts: [Validation]) -> Validation {
         joined(parts)
     }
 
+    /// An `if #available` branch, as it is.
     public static func buildLimitedAvailability(_ part: Validation) -> Validation {
         part
     }

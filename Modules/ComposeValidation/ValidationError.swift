@@ -12,6 +12,7 @@ public struct ValidationError: Error, Hashable, Sendable, CustomStringConvertibl
     /// ("email must be an email address").
     public let message: String
 
+    /// An error of `field` (and of its `element`, in an array field) from `rule`, saying `message`.
     public init(field: String?, element: Int?, rule: String, message: String) {
         self.field = field
         self.element = element

@@ -24,10 +24,10 @@ import Foundation
 /// - ``create(_:)`` makes the component part of the tree: the host sets up its observers, then
 ///   sends ``didCreate``. Creating again replaces the previous one, which is destroyed first.
 /// - The component is destroyed (its observers cancelled, then ``didDestroy`` sent) when its
-///   route is popped or replaced off its router, when ``destroy()`` dismisses it (a sheet), or
+///   route is popped or replaced off its router, when ``destroy(fileID:line:)`` dismisses it (a sheet), or
 ///   when its parent leaves the tree.
 /// - Routing to it before it is created is refused, with a `RoutingError` of kind
-///   `notCreated`; ``destroy()`` while it is on a router's stack is refused too (pop it
+///   `notCreated`; ``destroy(fileID:line:)`` while it is on a router's stack is refused too (pop it
 ///   instead).
 ///
 /// A `DynamicComponent` is a handle: copies of it (copies of the component holding it) share
@@ -68,12 +68,12 @@ public struct DynamicComponent<Wrapped: Component>: Routable, Sendable {
     }
 
     /// Whether the component is presented, as a sheet's `isPresented` binding reads and writes
-    /// it: `get` is ``isCreated``; setting `false` dismisses (``destroy()``), as a swipe down
+    /// it: `get` is ``isCreated``; setting `false` dismisses (``destroy(fileID:line:)``), as a swipe down
     /// closing a sheet does.
     ///
     /// Setting `true` changes nothing: a component is presented by ``create(_:)``, which has the
     /// value to present. Setting `false` on a component that a router shows is refused like
-    /// ``destroy()`` (pop its route instead) and reported as a `Diagnostic`.
+    /// ``destroy(fileID:line:)`` (pop its route instead) and reported as a `Diagnostic`.
     public var isPresented: Bool {
         get { isCreated }
         nonmutating set {

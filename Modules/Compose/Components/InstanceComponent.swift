@@ -24,7 +24,7 @@ import Foundation
 ///
 /// Each instance joins the tree when it is created (the host sets up its observers, then sends
 /// ``didCreate`` with its id) and is destroyed when its route is popped or replaced off its
-/// router, when ``destroy(_:)`` dismisses it, or when its parent leaves the tree (its
+/// router, when ``destroy(_:fileID:line:)`` dismisses it, or when its parent leaves the tree (its
 /// observers are cancelled, then ``didDestroy`` is sent with its id). Routing to an id that
 /// does not exist is refused (`RoutingError` of kind `notCreated`).
 public struct InstanceComponent<Wrapped: Component>: Routable, Sendable {

@@ -17,11 +17,15 @@
 /// ``didBindRootComponent()`` after every component's observers are set up, before anything
 /// appears.
 public protocol StartupComponent: Component {
+    /// Called before the host binds the tree: set up what the tree's observers will need.
     func willBindRootComponent()
+    /// Called once every component's observers are set up, before anything appears.
     func didBindRootComponent()
 }
 
 extension StartupComponent {
+    /// Does nothing.
     public func willBindRootComponent() {}
+    /// Does nothing.
     public func didBindRootComponent() {}
 }

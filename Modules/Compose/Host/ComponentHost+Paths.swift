@@ -16,7 +16,7 @@ extension ComponentHost {
     /// kept (its component is not made again), so navigating to the current path changes
     /// nothing.
     ///
-    /// - Throws: ``DeepLinkError``: the path does not resolve, a screen is not on the router
+    /// - Throws: ``/ComposeRouting/DeepLinkError``: the path does not resolve, a screen is not on the router
     ///   the path reaches there, a screen has no destination, a screen appears twice on one
     ///   router, a destination refuses its screen (its `make:` threw, or its `find:` found
     ///   nothing), or a router would refuse its routes. Nothing has changed then: the whole plan,
@@ -123,7 +123,7 @@ extension ComponentHost {
     /// The tree's current routing path: the routes on the root's router, then on the router
     /// of the component its top route shows, and so on, as screens of `navigator`.
     ///
-    /// - Throws: ``DeepLinkError`` of reason `unrepresentable` for a route no screen of
+    /// - Throws: ``/ComposeRouting/DeepLinkError`` of reason `unrepresentable` for a route no screen of
     ///   `navigator` stands for, or whose screen cannot be read back (a dynamic or instance
     ///   component's screen needs `read:`).
     public func routingPath(with navigator: Navigator) throws(DeepLinkError) -> RoutingPath {

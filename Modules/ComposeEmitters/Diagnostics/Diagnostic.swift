@@ -10,8 +10,16 @@ public struct Diagnostic: Sendable, CustomStringConvertible {
     public let message: String
     /// Where the misuse was made, when known.
     public let fileID: String
+    /// The line of ``fileID`` where the misuse was made, when known.
     public let line: UInt
 
+    /// A diagnostic in `domain` saying `message`, made at `fileID` and `line`.
+    ///
+    /// - Parameters:
+    ///   - domain: What area of Compose found it, such as `routing`.
+    ///   - message: What happened and what to do about it.
+    ///   - fileID: Where the misuse was made; the caller's file by default.
+    ///   - line: The line of the misuse; the caller's line by default.
     public init(domain: String, message: String, fileID: String = #fileID, line: UInt = #line) {
         self.domain = domain
         self.message = message

@@ -2,7 +2,7 @@ import ComposeMachinery
 
 extension Emitters {
     /// Subscribes to the emitter made from each upstream value, dropping the previous one.
-    /// Returned by ``Emitter/flatMap(_:)-3xs8k``.
+    /// Returned by `flatMap(_:)`.
     public struct FlatMap<Upstream: Emitter, Inner: Emitter>: Emitter {
         public typealias Value = Inner.Value
 

@@ -1,7 +1,9 @@
 /// A type that is, or wraps, a `Result`: lets ``Emitter/mapErrorToNil`` be a property, as in
 /// Compose's original API, on emitters of any `Result` type.
 public protocol ResultConvertible {
+    /// The type of a successful value.
     associatedtype Success
+    /// The type of a failure.
     associatedtype Failure: Error
 
     /// The value as a `Result`.

@@ -5,7 +5,7 @@ extension Emitter {
     /// emitter.tap(\.firstName) += { firstName in print("First name: \(firstName)") }
     /// ```
     ///
-    /// Combine with ``undup()`` to hear only changes of one property:
+    /// Combine with `undup()` to hear only changes of one property:
     /// `$state.willChange.tap(\.firstName).undup()`.
     @inlinable
     public func tap<Property: Sendable>(

@@ -34,14 +34,17 @@ public struct ComposeClock: Clock, Sendable {
         /// The time since the clock was wrapped.
         public let offset: Duration
 
+        /// The instant `offset` after the clock was wrapped.
         public init(offset: Duration) {
             self.offset = offset
         }
 
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant {
             Instant(offset: offset + duration)
         }
 
+        /// The time from this instant to `other` (negative when `other` is earlier).
         public func duration(to other: Instant) -> Duration {
             other.offset - offset
         }
@@ -67,14 +70,18 @@ public struct ComposeClock: Clock, Sendable {
         ComposeClock(ContinuousClock())
     }
 
+    /// The wrapped clock's current time, as the time since it was wrapped.
     public var now: Instant {
         Instant(offset: box.elapsed)
     }
 
+    /// The wrapped clock's minimum resolution.
     public var minimumResolution: Duration {
         box.minimumResolution
     }
 
+    /// Sleeps on the wrapped clock until `deadline`, or throws `CancellationError` when the task
+    /// is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try await box.sleep(untilOffset: deadline.offset, tolerance: tolerance)
     }

@@ -19,7 +19,9 @@ extension Emitters {
 
         /// A timer on `clock`.
         ///
-        /// - Parameter interval: The time between ticks; positive.
+        /// - Parameters:
+        ///   - interval: The time between ticks; positive.
+        ///   - clock: The clock whose time the ticks follow.
         public init(interval: Duration, clock: C) {
             precondition(interval > .zero, "Emitters.Timer needs a positive interval, not \(interval)")
             self.interval = interval

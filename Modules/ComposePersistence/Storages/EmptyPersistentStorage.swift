@@ -4,6 +4,7 @@ import Foundation
 ///
 /// The storage of a store created without one.
 public struct EmptyPersistentStorage: AnyPersistentStorage {
+    /// The storage that keeps nothing.
     public init() {}
 
     public func write(_ data: Data) throws(PersistenceError) {}

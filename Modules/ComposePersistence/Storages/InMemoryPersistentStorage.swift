@@ -21,6 +21,7 @@ public final class InMemoryPersistentStorage: AnyPersistentStorage {
     }
 
     private let state = LockedState(State())
+    /// How the storage is named in errors.
     public let name: String
 
     /// - Parameters:

@@ -2,6 +2,7 @@ import Foundation
 
 /// A routable target created at run time from a screen's arguments: `DynamicComponent`.
 public protocol DynamicRoutable: Routable, Sendable {
+    /// What is created: the component.
     associatedtype Made: Sendable
     /// Creates the target's content.
     func create(_ made: Made)
@@ -12,6 +13,7 @@ public protocol DynamicRoutable: Routable, Sendable {
 /// A routable target of many instances, each created from a screen's arguments:
 /// `InstanceComponent`.
 public protocol InstanceRoutable: Routable, Sendable {
+    /// What each instance is: the component.
     associatedtype Made: Sendable
     /// Creates an instance; returns its id.
     func create(_ made: Made) -> UUID

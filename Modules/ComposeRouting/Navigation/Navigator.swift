@@ -15,7 +15,7 @@
 /// ## Composition
 /// - ``screen(_:nesting:)`` and its `route:` overloads: one screen, then optionally a
 ///   navigator for what follows it. A path may end at any screen.
-/// - ``anyOf(_:)``: the first navigator that takes the path wins; order matters.
+/// - ``anyOf(_:)-(Navigator...)``: the first navigator that takes the path wins; order matters.
 /// - ``conditional(either:or:basedOn:label:)``: a condition, checked each time a path is
 ///   resolved, chooses the branch.
 /// - ``wildcard(screen:navigator:)``: whatever the path's first screen is, it becomes `screen`;
@@ -130,7 +130,11 @@ public struct Navigator: Sendable {
 
     /// `either` while `condition` holds, `or` otherwise; checked each time a path is resolved.
     ///
-    /// - Parameter label: How the condition is named in errors (`"logged in"`).
+    /// - Parameters:
+    ///   - either: The navigator that takes the path while `condition` holds.
+    ///   - or: The navigator that takes the path otherwise.
+    ///   - condition: Checked each time a path is resolved, on the resolving thread.
+    ///   - label: How the condition is named in errors (`"logged in"`).
     public static func conditional(
         either: Navigator,
         or: Navigator,
@@ -157,6 +161,7 @@ public struct ResolvedPath: Sendable {
         public let destination: Destination?
     }
 
+    /// The screens, first to last.
     public let elements: [Element]
 
     /// The path as resolved: the screens as parsed (and printed back), with their own

@@ -37,6 +37,7 @@ extension Screen {
 
 /// A screen without parameters.
 public protocol ParameterlessScreen: Screen {
+    /// The screen.
     init()
 }
 

@@ -1,6 +1,7 @@
 /// Why a deep link or routing path was refused: which segment failed, and why. Navigation is
 /// left as it was.
 public struct DeepLinkError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Why a segment or the whole text was refused.
     public enum Reason: Equatable, Sendable {
         // Syntax
         /// The text is longer than the limit (in UTF-8 bytes).
@@ -56,8 +57,10 @@ public struct DeepLinkError: Error, Equatable, Sendable, CustomStringConvertible
 
     /// The 0-based index of the failing segment, when one failed.
     public let segment: Int?
+    /// Why it was refused.
     public let reason: Reason
 
+    /// An error at `segment` (`nil`: the whole text) for `reason`.
     public init(segment: Int?, _ reason: Reason) {
         self.segment = segment
         self.reason = reason

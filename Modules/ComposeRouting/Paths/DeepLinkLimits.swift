@@ -7,6 +7,8 @@ public struct DeepLinkLimits: Sendable, Equatable {
     /// The most parameters in one segment.
     public var maxParameters: Int
 
+    /// Limits of `maxLength` UTF-8 bytes, `maxSegments` segments and `maxParameters` parameters
+    /// per segment; the defaults fit any link an app makes.
     public init(maxLength: Int = 8_192, maxSegments: Int = 64, maxParameters: Int = 32) {
         self.maxLength = maxLength
         self.maxSegments = maxSegments

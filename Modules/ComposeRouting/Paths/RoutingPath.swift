@@ -32,7 +32,9 @@ public struct RoutingPath: Hashable, Codable, Sendable, CustomStringConvertible,
     public struct Element: Hashable, Codable, Sendable, CustomStringConvertible {
         /// The screen's name: the path segment. Never empty.
         public let name: String
+        /// The screen's parameters: the segment's query.
         public var parameters: ScreenParameters
+        /// How the screen is shown.
         public var presentation: Presentation
 
         /// - Precondition: `name` is not empty: an empty segment would print a path that does
@@ -72,8 +74,10 @@ public struct RoutingPath: Hashable, Codable, Sendable, CustomStringConvertible,
         }
     }
 
+    /// The screens, first to last.
     public var elements: [Element]
 
+    /// The path of `elements` (none: the empty path, `/`).
     public init(_ elements: [Element] = []) {
         self.elements = elements
     }

@@ -107,6 +107,7 @@ public struct ScreenParameters: Hashable, Codable, Sendable, ExpressibleByDictio
         items.map(\.name)
     }
 
+    /// Whether there are no parameters.
     public var isEmpty: Bool {
         items.isEmpty
     }
@@ -148,9 +149,12 @@ public struct ScreenParameters: Hashable, Codable, Sendable, ExpressibleByDictio
 
 /// A screen's parameter is missing or malformed.
 public struct ScreenParameterError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The parameter's name.
     public let name: String
+    /// What is wrong with it (`missing`, `not an Int: "x"`).
     public let problem: String
 
+    /// An error of the parameter `name`, saying `problem`.
     public init(name: String, problem: String) {
         self.name = name
         self.problem = problem

@@ -5,11 +5,19 @@
 public struct RouteChange: Sendable, Equatable, CustomStringConvertible {
     /// The kind of navigation.
     public enum Kind: String, Sendable {
-        case push, pop, popToRoot, replace
+        /// A route pushed on top.
+        case push
+        /// The top route popped.
+        case pop
+        /// Every route above the root popped.
+        case popToRoot
+        /// The whole stack replaced by one route.
+        case replace
         /// The whole stack set to a routing path's routes.
         case set
     }
 
+    /// What the router did.
     public let kind: Kind
     /// The routes that left the stack, bottom first: the popped ones, or for a replace the
     /// whole old stack.

@@ -11,7 +11,7 @@ extension Router {
     /// led to. Anything else (a longer array, a different route) is refused, reported as a
     /// `Diagnostic` and on ``errors``, and changes nothing: navigation forward goes through
     /// ``push(_:animated:fileID:line:)`` and the other methods, which know what to create. Use
-    /// ``setNavigationPath(_:animated:)`` to be told why.
+    /// ``setNavigationPath(_:animated:fileID:line:)`` to be told why.
     ///
     /// Observable, like ``routes``.
     public var navigationPath: [Route] {

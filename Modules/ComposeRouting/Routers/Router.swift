@@ -23,9 +23,9 @@ import Observation
 /// `InstanceComponent`. The component host shows the top route; see `ComponentHost`.
 ///
 /// ## Navigation
-/// - ``replace(_:)`` makes the given route the whole stack (and its root).
-/// - ``push(_:animated:)`` adds a route on top; ``pop(animated:)`` removes the top one;
-///   ``popToRoot(animated:)`` keeps only the root.
+/// - ``replace(_:fileID:line:)`` makes the given route the whole stack (and its root).
+/// - ``push(_:animated:fileID:line:)`` adds a route on top; ``pop(animated:fileID:line:)``
+///   removes the top one; ``popToRoot(animated:fileID:line:)`` keeps only the root.
 /// - A router made with ``init(label:)`` has *default content* (its owner's own view) under
 ///   its stack: its stack may be empty, and ``path`` is then `nil`.
 ///

@@ -1,5 +1,6 @@
 /// Why a router refused a navigation. The stack is left as it was.
 public struct RoutingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of navigation was refused.
     public enum Kind: String, Sendable {
         /// `pop()` with nothing above the root (or above the default content).
         case poppingRoot
@@ -18,6 +19,7 @@ public struct RoutingError: Error, Sendable, Equatable, CustomStringConvertible 
         case ambiguous
     }
 
+    /// What kind of navigation was refused.
     public let kind: Kind
     /// The route involved, as written.
     public let route: String

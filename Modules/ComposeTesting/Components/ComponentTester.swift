@@ -31,11 +31,17 @@ public final class ComponentTester<Root: Component>: @unchecked Sendable {  // U
     /// Mounts `root`.
     ///
     /// - Parameters:
-    ///   - services: Replaces services for this tester only: `{ $0.user = .mock }`.
+    ///   - root: The root component of the tree.
+    ///   - configure: Replaces services for this tester only: `{ $0.user = .mock }`.
     ///   - clock: The clock of everything the tester runs (its `services.clock`, and
     ///     `ComposeClock.current` for `debounce`, timers and autosave created in its operations):
     ///     a `TestClock` the test advances, say. By default, the clock of the enclosing scope.
-    ///   - visibility: `.manual` to drive appear and disappear by hand (``appear(_:)``).
+    ///   - visibility: `.manual` to drive appear and disappear by hand
+    ///     (``appear(_:instance:fileID:filePath:line:column:)``).
+    ///   - fileID: Where failures are reported; the caller's file by default.
+    ///   - filePath: Where failures are reported; the caller's file by default.
+    ///   - line: Where failures are reported; the caller's line by default.
+    ///   - column: Where failures are reported; the caller's column by default.
     public init(
         _ root: Root,
         services configure: (inout Services) -> Void = { _ in },

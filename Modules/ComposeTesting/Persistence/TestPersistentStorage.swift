@@ -18,7 +18,14 @@ import Foundation
 public final class TestPersistentStorage: AnyPersistentStorage {
     /// An operation of the storage.
     public enum Operation: Sendable, Hashable {
-        case write, read, delete, moveAside
+        /// A save.
+        case write
+        /// A restore.
+        case read
+        /// A purge.
+        case delete
+        /// Setting a corrupt save aside.
+        case moveAside
     }
 
     private struct State {

@@ -143,6 +143,7 @@ public final class ComposeSandbox: Sendable {
 /// - Parameters:
 ///   - label: A name for diagnostics.
 ///   - clock: How the sandbox keeps time; `.test` gives it a `TestClock` (``ComposeSandbox/testClock``).
+///   - body: The code to run in the sandbox, given the sandbox.
 @discardableResult
 public func withComposeSandbox<Result>(
     label: String = "sandbox",

@@ -22,7 +22,7 @@ import ComposeStore
 ///   diff (`−expected`, `+actual`). A step without a closure asserts that nothing changed.
 /// - Changes made later (by `execute`, `setState`, tasks) queue up, and each must be taken
 ///   with ``receive(assert:timeout:fileID:filePath:line:column:)`` before the next step.
-/// - Emitters passed to ``track(_:)`` must have every value they send taken with
+/// - Emitters passed to `track(_:label:)` must have every value they send taken with
 ///   ``receive(_:timeout:fileID:filePath:line:column:)``.
 /// - ``finish(timeout:fileID:filePath:line:column:)`` fails on asynchronous work still running
 ///   (queued `setState`/`withState`, `execute` calls), and on changes or events nobody took.
@@ -75,6 +75,7 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
 
     /// The store under test.
     public let store: Store<State>
+    /// Whether every change must be asserted (`.on`, the default) or only what the steps state.
     public let exhaustivity: Exhaustivity
     /// How long ``receive(assert:timeout:fileID:filePath:line:column:)`` and
     /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default: 5 s unless given. A
@@ -141,8 +142,14 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
 
     /// Sends `emitter`'s signal, then checks the state.
     ///
-    /// - Parameter assert: Changes the previous expected state into the one expected now; `nil`
-    ///   expects no change.
+    /// - Parameters:
+    ///   - emitter: The emitter to send through.
+    ///   - assert: Changes the previous expected state into the one expected now; `nil`
+    ///     expects no change.
+    ///   - fileID: Where failures are reported; the caller's file by default.
+    ///   - filePath: Where failures are reported; the caller's file by default.
+    ///   - line: Where failures are reported; the caller's line by default.
+    ///   - column: Where failures are reported; the caller's column by default.
     public func send(
         _ emitter: SignalEmitter,
         assert: ((inout State) throws -> Void)? = nil,

@@ -3,11 +3,16 @@ import IssueReportingTestSupport
 
 /// Where a test helper was called: where its failures are reported.
 public struct TestLocation: Sendable {
+    /// The file, as `#fileID` names it.
     public let fileID: StaticString
+    /// The file, as `#filePath` names it.
     public let filePath: StaticString
+    /// The line.
     public let line: UInt
+    /// The column.
     public let column: UInt
 
+    /// The location given; the caller's by default.
     public init(
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,

@@ -2,7 +2,7 @@ extension Rule where Value: StringProtocol {
     /// The value is an email address, as people type them.
     ///
     /// Accepted: `local@domain`, where
-    /// - the local part is 1 to 64 characters among letters, digits and ``!#$%&'*+-/=?^_`{|}~``,
+    /// - the local part is 1 to 64 characters among letters, digits, the backtick and `!#$%&'*+-/=?^_{|}~`,
     ///   with dots between them (not first, not last, not two in a row); plus tags
     ///   (`jill+news@example.com`) and mixed case are fine;
     /// - the domain is up to 253 characters of at least two labels separated by dots; each label is
