@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the benchmark executable's JMH export into the table README quotes.
+"""Turns the benchmark executable's JMH export into the table the Performance article quotes.
 
 Each benchmark is named "<Module>/<scenario>/<variant>" and tagged with "ops" (logical operations
 per iteration) and "unit". For each scenario the table shows our figure (operations per second at

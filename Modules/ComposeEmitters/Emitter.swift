@@ -52,7 +52,8 @@ extension Emitter {
     /// If an ``ObservationScope`` is current, the subscription joins it and is cancelled when the
     /// scope ends.
     ///
-    /// The handler runs where it was written (README's "Main actor" section has the whole table):
+    /// The handler runs where it was written (the Compose module's article "The main actor and UI
+    /// layers" has the whole table):
     /// - written in **nonisolated** code, it is called on the delivering thread, before `send`
     ///   returns, like every handler of ``Emitter``;
     /// - written in **main-actor** code (a main-actor app target, a `@MainActor` type), it is

@@ -33,8 +33,8 @@
 ///   is built. A pattern within the limits compiles on a thread with a 256 KB stack.
 /// - Matching *n* characters visits at most 2 × (*n* + 1) × *m* instructions. Each visit costs
 ///   O(1), except a character class on a non-ASCII character: O(log *r*) for a class of *r*
-///   ranges (a class of 20,000 members costs no more per character than one of 20). README's
-///   "Measured figures" give the time per visit on the benchmark machine; at the size limit, a
+///   ranges (a class of 20,000 members costs no more per character than one of 20). The
+///   Compose module's "Performance" article gives the time per visit on the benchmark machine; at the size limit, a
 ///   10,000-character value is at most 2 × 10⁸ visits.
 public struct Pattern: Sendable, CustomStringConvertible {
     /// The pattern as written.
