@@ -86,6 +86,10 @@ compare("subscribe+cancel, 10,000 live vs 10 live", "Emitters/subscribe+cancel l
 for n in (10, 10_000):
     compare(f"subscribe+cancel live={n} vs OpenCombine", f"Emitters/subscribe+cancel live={n}/Compose",
             f"Emitters/subscribe+cancel live={n}/OpenCombine", "faster", "", None)
+for n in (1, 100):
+    scenario = f"Emitters/main-actor fan-out N={n}"
+    compare(f"main-actor fan-out N={n} vs closure loop", f"{scenario}/Compose", f"{scenario}/closure loop",
+            "faster", "", None)
 
 for k in (1, 100, 10_000):
     scenario = f"Store/1,000 fields K={k}"

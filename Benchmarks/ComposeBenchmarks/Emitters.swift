@@ -5,6 +5,7 @@ import OpenCombine
 /// Emitter scenarios: fan-out, an operator chain, subscription churn and allocations per send.
 func emitterBenchmarks() {
     fanOut()
+    mainActorFanOut()
     operatorChain()
     churn()
 }
@@ -37,6 +38,49 @@ private func fanOut() {
             blackHole(cancellables)
         }
     }
+}
+
+/// One send delivered to N handlers written in main-actor code, sent on the main actor: what an
+/// app's button and its observers do. The handlers are main-actor isolated (`{ @MainActor in }`,
+/// which a main-actor app target writes with no annotation), so each delivery checks that it runs
+/// on the main actor and calls the handler there, before `send` returns. Peer: the same closure loop, run on the main actor.
+/// Each iteration checks that every handler was called, synchronously.
+private func mainActorFanOut() {
+    for subscribers in [1, 100] {
+        let sends = max(10, 100_000 / subscribers)
+        let configuration = scenario(ops: sends * subscribers, unit: "deliveries")
+        let heard = MainActorCalls()
+        let emitter = ValueEmitter<Int>()
+        for _ in 0..<subscribers {
+            emitter += { @MainActor value in
+                heard.count &+= 1
+                blackHole(value)
+            }
+        }
+        Benchmark("Emitters/main-actor fan-out N=\(subscribers)/Compose", configuration: configuration) { benchmark in
+            await MainActor.run {
+                let before = heard.count
+                for value in 0..<sends { emitter.send(value) }
+                precondition(heard.count - before == sends * subscribers, "every main-actor handler heard every value at once")
+            }
+        }
+
+        let handlers: [@MainActor (Int) -> Void] = (0..<subscribers).map { _ in { heard.count &+= 1; blackHole($0) } }
+        Benchmark("Emitters/main-actor fan-out N=\(subscribers)/closure loop", configuration: configuration) { benchmark in
+            await MainActor.run {
+                let before = heard.count
+                for value in 0..<sends {
+                    for handler in handlers { handler(value) }
+                }
+                precondition(heard.count - before == sends * subscribers, "every closure was called")
+            }
+        }
+    }
+}
+
+/// A counter touched on the main actor only.
+private final class MainActorCalls: @unchecked Sendable {
+    var count = 0
 }
 
 private struct Point: Equatable {

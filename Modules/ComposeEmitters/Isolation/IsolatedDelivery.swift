@@ -26,18 +26,41 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     struct State {
         /// The values to deliver, each with whether the subscription was live when it was queued
         /// (a value queued while live is dropped if the subscription is cancelled before it runs).
-        var queue = Deque<(value: Value, queuedLive: Bool)>()
+        @usableFromInline var queue = Deque<(value: Value, queuedLive: Bool)>()
         /// A caller (main-actor code that sent, or the actor's task) is calling the handler with queued
         /// values; anyone else only queues.
-        var isDraining = false
+        @usableFromInline var isDraining = false
         /// A task has been started to drain on the actor and has not begun yet.
-        var isScheduled = false
+        @usableFromInline var isScheduled = false
         /// Set once by ``attach(_:)``; `nil` before (nothing can have cancelled yet).
         var liveness: WeakLiveness?
+
+        @usableFromInline
+        init() {}
 
         var isCancelled: Bool {
             guard let liveness else { return false }
             return liveness.object?.isCancelled ?? true
+        }
+
+        /// Takes the right to call the handler at once, on its actor, if nobody is calling it and
+        /// nothing waits: the value then needs no queue (nor the subscription's liveness, which
+        /// only matters to values that wait).
+        @inlinable
+        mutating func beginDirectCall() -> Bool {
+            guard !isDraining, queue.isEmpty else { return false }
+            isDraining = true
+            return true
+        }
+
+        /// Gives the right back after a direct call, unless values were queued while the handler
+        /// ran (a send from another thread, or from the handler itself): then the caller keeps
+        /// draining, and delivers them in order.
+        @inlinable
+        mutating func endDirectCall() -> Bool {
+            guard queue.isEmpty else { return false }
+            isDraining = false
+            return true
         }
     }
 
@@ -51,12 +74,12 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
         }
     }
 
-    private let isMainActor: Bool
+    @usableFromInline let isMainActor: Bool
     /// The handler as a nonisolated function: called only on its actor (see ``IsolatedHandler``).
-    private let call: @Sendable (Value) -> Void
+    @usableFromInline let call: @Sendable (Value) -> Void
     /// The handler called as Swift calls an `@isolated(any)` function, hopping to its actor.
     private let asyncCall: @Sendable (Value) async -> Void
-    private let state = LockedState(State())
+    @usableFromInline let state = LockedState(State())
 
     @usableFromInline
     init(
@@ -83,9 +106,25 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
 
     /// Delivers `value`: at once on the main actor for a main-actor handler with nothing queued,
     /// otherwise through the actor's queue.
-    @usableFromInline
+    ///
+    /// Inlinable, so that the common case of an app (a main-actor handler, sent to on the main
+    /// actor, idle) runs specialized code: one lock round trip to take the call, the call, and
+    /// one to give it back (or to deliver what was queued meanwhile, in order).
+    @inlinable
     func deliver(_ value: Value) {
         let onMainActor = isMainActor && MainActorContext.isCurrent
+        if onMainActor, state.withLock({ $0.beginDirectCall() }) {
+            call(value)
+            if !state.withLock({ $0.endDirectCall() }) { drainSynchronously() }
+            return
+        }
+        deliverThroughQueue(value, onMainActor: onMainActor)
+    }
+
+    /// Queues `value`, and drains the queue here (on the main actor), or has a task drain it on
+    /// the handler's actor, unless somebody already drains it.
+    @usableFromInline
+    func deliverThroughQueue(_ value: Value, onMainActor: Bool) {
         let action = state.withLock { state -> Action in
             state.queue.append((value, !state.isCancelled))
             if state.isDraining { return .none }
@@ -143,8 +182,10 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
         }
     }
 
-    /// Calls the handler with every queued value; only on the main actor, for a main-actor handler.
-    private func drainSynchronously() {
+    /// Calls the handler with every queued value, then stops draining; only on the main actor, for
+    /// a main-actor handler, by the caller that set `isDraining`.
+    @usableFromInline
+    func drainSynchronously() {
         while let value = next() {
             call(value)
         }
