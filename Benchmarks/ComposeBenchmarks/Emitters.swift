@@ -65,7 +65,12 @@ private func mainActorFanOut() {
             }
         }
 
-        let handlers: [@MainActor (Int) -> Void] = (0..<subscribers).map { _ in { heard.count &+= 1; blackHole($0) } }
+        let handlers: [@MainActor (Int) -> Void] = (0..<subscribers).map { _ in
+            { value in
+                heard.count &+= 1
+                blackHole(value)
+            }
+        }
         Benchmark("Emitters/main-actor fan-out N=\(subscribers)/closure loop", configuration: configuration) { benchmark in
             await MainActor.run {
                 let before = heard.count
