@@ -79,6 +79,8 @@ for n in (1, 10, 100, 1_000, 10_000):
     compare(f"fan-out N={n} vs OpenCombine", f"{scenario}/Compose", f"{scenario}/OpenCombine",
             "faster", ">= 10x" if n >= 100 else (">= 3x" if n == 1 else ""),
             (lambda r: r >= 10) if n >= 100 else ((lambda r: r >= 3) if n == 1 else None))
+compare("fan-out N=1 vs closure loop under a lock", "Emitters/fan-out N=1/Compose",
+        "Emitters/fan-out N=1/closure loop under a lock", "faster", "", None)
 compare("chain map-filter-undup-tap vs OpenCombine", "Emitters/chain map-filter-undup-tap/Compose",
         "Emitters/chain map-filter-undup-tap/OpenCombine", "faster", ">= 5x", lambda r: r >= 5)
 compare("subscribe+cancel, 10,000 live vs 10 live", "Emitters/subscribe+cancel live=10000/Compose",

@@ -1,6 +1,7 @@
 import Benchmark
 import ComposeEmitters
 import OpenCombine
+import Synchronization
 
 /// Emitter scenarios: fan-out, an operator chain, subscription churn and allocations per send.
 func emitterBenchmarks() {
@@ -24,10 +25,25 @@ private func fanOut() {
             for value in 0..<sends { emitter.send(value) }
         }
 
-        let handlers: [(Int) -> Void] = (0..<subscribers).map { _ in { blackHole($0) } }
+        let handlers: [@Sendable (Int) -> Void] = (0..<subscribers).map { _ in { blackHole($0) } }
         Benchmark("Emitters/fan-out N=\(subscribers)/closure loop", configuration: configuration) { benchmark in
             for value in 0..<sends {
                 for handler in handlers { handler(value) }
+            }
+        }
+
+        if subscribers == 1 {
+            // The floor of any emitter that may be sent to from several threads: the same loop,
+            // each send under an uncontended lock (the standard library's `Mutex`), as a user
+            // makes a list of closures thread-safe by hand. Compose's send also keeps the order
+            // of concurrent and reentrant sends, `lastValue`, and cancellation during a delivery.
+            let locked = Mutex(handlers)
+            Benchmark("Emitters/fan-out N=1/closure loop under a lock", configuration: configuration) { benchmark in
+                for value in 0..<sends {
+                    locked.withLock { handlers in
+                        for handler in handlers { handler(value) }
+                    }
+                }
             }
         }
 

@@ -1,6 +1,7 @@
 import ComposeEmitters
 import ComposeTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ComposeRefs
@@ -88,6 +89,42 @@ import Testing
         referred.value.title = "new"
         #expect(titles.values == ["new"])
         #expect(notes.values.isEmpty)
+    }
+
+    /// A value whose `==` counts its calls: an observer compares what it watches only when it
+    /// is looked at.
+    struct Compared: Equatable, Sendable {
+        static let comparisons = Atomic<Int>(0)
+        var value = 0
+
+        static func == (lhs: Compared, rhs: Compared) -> Bool {
+            comparisons.add(1, ordering: .relaxed)
+            return lhs.value == rhs.value
+        }
+    }
+
+    struct CardAndCounterState: AnyState {
+        @Ref var card: Card
+        var counter = Compared()
+    }
+
+    /// A referenced write reaches the observers that can read the entity (through the `@Ref`,
+    /// or a computed property), never one of a stored property elsewhere in the state, however
+    /// many there are: it is not even compared.
+    @Test func aReferencedWriteLooksOnlyAtObserversThatCanReadTheEntity() {
+        let referred = Referred(Card.fresh("first"))
+        let store = Store<CardAndCounterState>()
+        store.state.$card = referred
+        let titles = Recorder<String>()
+        let counters = Recorder<Int>()
+        store.observe(\.card.title) { titles.record($0) }
+        store.observe(\.counter) { counters.record($0.value) }
+        let before = Compared.comparisons.load(ordering: .relaxed)
+        for index in 1...10 { referred.value.title = "title \(index)" }
+        #expect(titles.values == (1...10).map { "title \($0)" })
+        #expect(Compared.comparisons.load(ordering: .relaxed) == before)
+        store.counter = Compared(value: 1)  // a write of the counter itself is still heard
+        #expect(counters.values == [1])
     }
 
     @Test func mutateIsAtomicAndNotifiesOnce() {

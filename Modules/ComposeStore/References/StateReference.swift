@@ -50,6 +50,24 @@ struct ReferenceLayout: @unchecked Sendable {  // Metatypes and offsets: immutab
     let fields: [(offset: Int, type: any StateReference.Type)]?
     /// The words of the state's storage that reference properties occupy.
     @usableFromInline let words: [Range<Int>]
+    /// What a change of a referenced entry changes, for the store's observers: the words of the
+    /// reference properties (an observer of a stored struct that holds a reference compares its
+    /// values, which read the entry). Observers without an offset (a key path through a
+    /// `@Ref`'s value, a computed property) are looked at on every change anyway. Everything,
+    /// when the fields are unknown.
+    @usableFromInline let referencedChange: ChangedWords
+
+    init(fields: [(offset: Int, type: any StateReference.Type)]?, words: [Range<Int>]) {
+        self.fields = fields
+        self.words = words
+        var change = ChangedWords()
+        if fields == nil || words.isEmpty {
+            change = .all
+        } else {
+            for run in words { change.append(run) }
+        }
+        self.referencedChange = change
+    }
 
     /// Whether a commit that changed `changes` may have pointed a reference elsewhere.
     @inlinable

@@ -65,16 +65,20 @@ extension StoreStorage {
     }
 
     /// A referenced entry changed: the state's bits are the same, but what it reads is not.
-    /// Every observer looks again (a referenced value lives outside the state's storage, so no
-    /// word of it changed), and hears about it if its value differs.
+    /// The observers that can read the entry look again (those without an offset, and those of
+    /// the words where the reference properties live: a referenced value lives outside the
+    /// state's storage, so no word of it changed), and hear about it if their values differ.
+    /// An observer of a stored property elsewhere cannot read the entry, and is left alone.
     @inlinable
     func referencedEntryChanged() {
+        guard let references else { return }
+        let changes = references.layout.referencedChange
         let wantsStates = needsStates
         // Queued under the lock, like a commit's notice, so notices stay in commit order. The
         // version stays: the state did not change, and a `mutate` need not run again.
         let heard = core.withLock { core in
-            guard isHeard(.all, in: &core, keepingStates: wantsStates) else { return false }
-            notifier.enqueue(Notice(changes: .all, states: wantsStates ? States(old: core.state, new: core.state) : nil))
+            guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return false }
+            notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: core.state, new: core.state) : nil))
             return true
         }
         if heard { notifier.drain() }
