@@ -187,7 +187,8 @@ MARGINAL = [
 MEMORY = [
     ("bytes per store of 10 Int fields vs an @Observable class", "Memory/store of 10 Int fields/Compose",
      "Memory/store of 10 Int fields/Observation", "<= 2x", lambda ours, peer: ours <= 2 * peer),
-    ("bytes per emitter subscriber", "Memory/emitter subscriber/Compose", None, "<= 64", lambda ours, _: ours <= 64),
+    ("bytes per emitter subscriber vs an OpenCombine sink", "Memory/emitter subscriber/Compose",
+     "Memory/emitter subscriber/OpenCombine", "<= 64", lambda ours, _: ours <= 64),
     ("bytes per keypath observer", "Memory/keypath observer/Compose", None, "<= 333", lambda ours, _: ours <= 333),
 ]
 

@@ -25,7 +25,7 @@ private func fanOut() {
             for value in 0..<sends { emitter.send(value) }
         }
 
-        let handlers: [@Sendable (Int) -> Void] = (0..<subscribers).map { _ in { blackHole($0) } }
+        let handlers: [(Int) -> Void] = (0..<subscribers).map { _ in { blackHole($0) } }
         Benchmark("Emitters/fan-out N=\(subscribers)/closure loop", configuration: configuration) { benchmark in
             for value in 0..<sends {
                 for handler in handlers { handler(value) }
@@ -37,7 +37,7 @@ private func fanOut() {
             // each send under an uncontended lock (the standard library's `Mutex`), as a user
             // makes a list of closures thread-safe by hand. Compose's send also keeps the order
             // of concurrent and reentrant sends, `lastValue`, and cancellation during a delivery.
-            let locked = Mutex(handlers)
+            let locked = Mutex<[@Sendable (Int) -> Void]>([{ blackHole($0) }])
             Benchmark("Emitters/fan-out N=1/closure loop under a lock", configuration: configuration) { benchmark in
                 for value in 0..<sends {
                     locked.withLock { handlers in

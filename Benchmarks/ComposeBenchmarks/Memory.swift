@@ -3,6 +3,7 @@ import ComposeEmitters
 import ComposeStore
 import HeapStats
 import Observation
+import OpenCombine
 
 /// Memory scenarios: the heap bytes one object costs, measured as the C allocator's bytes in use
 /// before and after making 1,000 of them (kept alive), divided by 1,000. Chunk headers and
@@ -24,6 +25,13 @@ func memoryBenchmarks() {
         let emitter = ValueEmitter<Int>()
         benchmark.measurement(bytes, bytesEach { emitter += { blackHole($0) } })
         blackHole(emitter)
+    }
+
+    // The peer as its users write it: a sink on a subject, kept as its `AnyCancellable`.
+    Benchmark("Memory/emitter subscriber/OpenCombine", configuration: configuration) { benchmark in
+        let subject = PassthroughSubject<Int, Never>()
+        benchmark.measurement(bytes, bytesEach { subject.sink { blackHole($0) } })
+        blackHole(subject)
     }
 
     Benchmark("Memory/keypath observer/Compose", configuration: configuration) { benchmark in

@@ -40,7 +40,7 @@ final class RefEntry<Value: RefValue>: ReferenceEntry, @unchecked Sendable {
     }
 
     deinit {
-        registry.remove(id, ifStill: ObjectIdentifier(self))
+        registry.remove(id, ifStill: self)
     }
 
     /// The current value.

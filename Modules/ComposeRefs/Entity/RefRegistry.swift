@@ -2,15 +2,17 @@ import ComposeMachinery
 
 /// The live entities of one value type, by id.
 ///
-/// Holds its entries weakly: an entry removes its slot when it goes away, so the table holds
-/// only live entities. One registry per value type and world (see `ComposeWorld`), made on first
+/// Does not keep its entries alive: an entry removes its slot when it goes away, so the table
+/// holds only live entities. One registry per value type and world (see `ComposeWorld`), made on first
 /// use and kept for the life of the world (their number is bounded by the number of types): a
 /// sandboxed test's `@Ref`s never meet another test's entities, even with the same ids.
 @usableFromInline
 final class RefRegistry<Value: RefValue>: Sendable {
-    /// The table holds each entry in a `WeakBox` (see why there), whose identity tells an entry's
-    /// own slot from a newer entry's for the same id.
-    typealias Slot = WeakBox<RefEntry<Value>>
+    /// The table holds each entry unretained, not weakly: a weak reference would give the entry a
+    /// side table, and make every retain and release of it (every copy of a state holding a
+    /// `@Ref`) slower. See `UnretainedReference` for the protocol that makes it sound: every
+    /// read is under `slots`' lock, and an entry's deinit removes its slot under that lock.
+    typealias Slot = UnretainedReference<RefEntry<Value>>
 
     let slots = LockedState<[Value.ID: Slot]>([:])
 
@@ -29,7 +31,7 @@ final class RefRegistry<Value: RefValue>: Sendable {
     static func entry(for value: Value, joining: Joining) -> RefEntry<Value> {
         let registry = shared
         let (entry, created) = registry.slots.withLock { slots -> (RefEntry<Value>, Bool) in
-            if let live = slots[value.id]?.object { return (live, false) }
+            if let live = slots[value.id]?.retainIfAlive() { return (live, false) }
             let entry = RefEntry(value: value, registry: registry)
             slots[value.id] = Slot(entry)
             return (entry, true)
@@ -41,17 +43,16 @@ final class RefRegistry<Value: RefValue>: Sendable {
 
     /// The live entity with `id`, if any.
     static func liveEntry(for id: Value.ID) -> RefEntry<Value>? {
-        shared.slots.withLock { $0[id]?.object }
+        shared.slots.withLock { $0[id]?.retainIfAlive() }
     }
 
-    /// Removes the slot for `id` if it still belongs to the entry `identity`.
-    func remove(_ id: Value.ID, ifStill identity: ObjectIdentifier) {
-        // The slot is released after the lock.
-        let removed: Slot? = slots.withLock { slots in
-            guard slots[id]?.identity == identity else { return nil }
-            return slots.removeValue(forKey: id)
+    /// Removes the slot for `id` if it still belongs to `entry`, which is going away (a newer
+    /// entry for the same id may have taken the slot since `entry` stopped being retainable).
+    func remove(_ id: Value.ID, ifStill entry: RefEntry<Value>) {
+        slots.withLock { slots in
+            guard let slot = slots[id], slot.refers(to: entry) else { return }
+            slots.removeValue(forKey: id)
         }
-        _ = removed
     }
 
     /// The number of live entities of this type.
