@@ -33,10 +33,11 @@ private func fanOut() {
         }
 
         if subscribers == 1 {
-            // The floor of any emitter that may be sent to from several threads: the same loop,
-            // each send under an uncontended lock (the standard library's `Mutex`), as a user
-            // makes a list of closures thread-safe by hand. Compose's send also keeps the order
-            // of concurrent and reentrant sends, `lastValue`, and cancellation during a delivery.
+            // A list of closures made thread-safe by hand: the same loop, each send under an
+            // uncontended lock (the standard library's `Mutex`), calling the handlers under it. It
+            // keeps none of an emitter's promises (a handler that sends again deadlocks, one that
+            // subscribes or cancels cannot, nothing is ordered across threads, no `lastValue`),
+            // so it shows what those promises cost a send, not a target.
             let locked = Mutex<[@Sendable (Int) -> Void]>([{ blackHole($0) }])
             Benchmark("Emitters/fan-out N=1/closure loop under a lock", configuration: configuration) { benchmark in
                 for value in 0..<sends {
