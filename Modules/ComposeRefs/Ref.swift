@@ -45,7 +45,7 @@ import ComposeStore
 ///
 /// ## Lifetime
 /// An entity lives while a `@Ref`, a `@RefCollection` or a ``Referred`` holds it; the table
-/// that finds entities by id holds them weakly and forgets each one when it goes away.
+/// that finds entities by id does not keep them alive, and forgets each one when it goes away.
 ///
 /// ## Persistence
 /// A `@Ref` encodes as its value (`null` when empty). Decoding writes the decoded value to its
