@@ -23,6 +23,7 @@ public struct ComponentHostView<Root: Component & View>: View {
         _host = State(initialValue: ComponentHost(root, visibility: .manual))
     }
 
+    /// The root component's view, with the host in the environment for the views below.
     public var body: some View {
         ComponentView(host.root)
             .environment(\.componentHost, host)
@@ -43,6 +44,7 @@ public struct ComponentView<Content: Component & View>: View {
         self.component = component
     }
 
+    /// The component's own view, telling the host when it appears and disappears.
     public var body: some View {
         component
             .onAppear { visible(true) }

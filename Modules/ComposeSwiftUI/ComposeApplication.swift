@@ -29,6 +29,7 @@ import SwiftUI
 /// ``ComponentHostView``. It refines nothing, so that in a main-actor app target Swift infers
 /// the root's conformances (to `StartupComponent` and to `View`) as it does for any component.
 public protocol ComposeApplication {
+    /// The root component, as the app starts.
     init()
 }
 

@@ -38,6 +38,8 @@ public struct RouterView<DefaultContent: View>: View {
         self.defaultContent = content()
     }
 
+    /// A navigation stack on the router's navigation path: its root first, then a view per
+    /// route above it; a back gesture sets a shorter path, which pops.
     public var body: some View {
         NavigationStack(path: path) {
             root.navigationDestination(for: Route.self) { route in
@@ -86,6 +88,7 @@ public struct RouterView<DefaultContent: View>: View {
 public protocol RoutableView: View {
     /// The view of the component when its router shows the component itself.
     associatedtype RoutableBody: View
+    /// What the router shows when its top route is the component itself.
     @ViewBuilder var routableBody: RoutableBody { get }
 }
 
