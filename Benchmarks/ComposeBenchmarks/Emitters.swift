@@ -60,8 +60,8 @@ private func fanOut() {
 /// One send delivered to N handlers written in main-actor code, sent on the main actor: what an
 /// app's button and its observers do. The handlers are main-actor isolated (`{ @MainActor in }`,
 /// which a main-actor app target writes with no annotation), so each delivery checks that it runs
-/// on the main actor and calls the handler there, before `send` returns. Peer: the same closure loop, run on the main actor.
-/// Each iteration checks that every handler was called, synchronously.
+/// on the main actor and calls the handler there, before `send` returns. Peer: the same closure
+/// loop, run on the main actor. Each iteration checks that every handler was called, at once.
 private func mainActorFanOut() {
     for subscribers in [1, 100] {
         let sends = max(10, 100_000 / subscribers)

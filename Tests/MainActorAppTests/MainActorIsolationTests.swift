@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 /// Which actor each kind of callback runs on, in a main-actor app target: the table in the article
-/// "The main actor and UI layers" (Compose's catalog), one test per row. Every test here is main-actor isolated (the target's
-/// default isolation), and so is every closure written in it.
+/// "The main actor and UI layers" (Compose's catalog), one test per row. Every test here is
+/// main-actor isolated (the target's default isolation), and so is every closure written in it.
 @Suite struct MainActorIsolationTests {
     // MARK: Emitters
 

@@ -35,9 +35,6 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
         /// Set once by ``attach(_:)``; `nil` before (nothing can have cancelled yet).
         var liveness: WeakLiveness?
 
-        @usableFromInline
-        init() {}
-
         var isCancelled: Bool {
             guard let liveness else { return false }
             return liveness.object?.isCancelled ?? true

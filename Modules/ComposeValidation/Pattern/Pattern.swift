@@ -34,8 +34,8 @@
 /// - Matching *n* characters visits at most 2 × (*n* + 1) × *m* instructions. Each visit costs
 ///   O(1), except a character class on a non-ASCII character: O(log *r*) for a class of *r*
 ///   ranges (a class of 20,000 members costs no more per character than one of 20). The
-///   Compose module's "Performance" article gives the time per visit on the benchmark machine; at the size limit, a
-///   10,000-character value is at most 2 × 10⁸ visits.
+///   Compose module's "Performance" article gives the time per visit on the benchmark machine;
+///   at the size limit, a 10,000-character value is at most 2 × 10⁸ visits.
 public struct Pattern: Sendable, CustomStringConvertible {
     /// The pattern as written.
     public let source: String
