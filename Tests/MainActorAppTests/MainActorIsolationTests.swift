@@ -1,12 +1,16 @@
 import Compose
 import ComposeTestSupport
+import ComposeTesting
 import Foundation
 import Testing
 
 /// Which actor each kind of callback runs on, in a main-actor app target: the table in the article
 /// "The main actor and UI layers" (Compose's catalog), one test per row. Every test here is
 /// main-actor isolated (the target's default isolation), and so is every closure written in it.
-@Suite struct MainActorIsolationTests {
+///
+/// Each test runs in a sandbox of its own: the app's services (the user store the Auth tests log
+/// in to) are per sandbox, so tests running in parallel do not see each other's users.
+@Suite(.composeSandbox) struct MainActorIsolationTests {
     // MARK: Emitters
 
     @Test func aHandlerWrittenOnTheMainActorRunsBeforeSendReturnsWhenSentOnTheMainActor() {
@@ -265,7 +269,7 @@ actor Counter {
 }
 
 /// The seed's components in a main-actor target, through a main-actor host.
-@Suite struct MainActorComponentTests {
+@Suite(.composeSandbox) struct MainActorComponentTests {
     @Test func aComponentThatIsAlsoAViewObservesWithMainActorCode() {
         let host = ComponentHost(BannerComponent())
         host.root.tap.send()

@@ -1,10 +1,11 @@
 import Compose
+import ComposeTesting
 import Foundation
 import Testing
 
 /// The seed's navigation, persistence and refs examples running in a main-actor target, through
 /// main-actor hosts: their handlers call the app's main-actor code.
-@Suite struct SeedAppTests {
+@Suite(.composeSandbox) struct SeedAppTests {
     @Test func theProfileSheetIsCreatedPushedAndDestroyed() throws {
         let host = ComponentHost(ProfileComponent())
         host.root.openEditProfile.send(ProfileObject(fullName: "Jill Valentine"))
