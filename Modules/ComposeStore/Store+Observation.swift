@@ -33,7 +33,7 @@ extension StoreStorage {
             core.observationKeyPaths[keyPath] = rooted
             let observer = ClosureStateObserver<State>(
                 id: core.registry.makeID(),
-                words: value.words.map { [$0] },
+                words: ObservedWords(value.words),
                 captureFromStorage: { value.capture(fromStorage: $0) },
                 captureFromState: { value.capture(from: $0) },
                 fire: { [weak self] in

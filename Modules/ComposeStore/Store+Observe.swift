@@ -74,7 +74,7 @@ extension Store {
             }
             return ClosureStateObserver(
                 id: id,
-                words: words,
+                words: ObservedWords(words),
                 captureFromStorage: { base in
                     for value in repeat each values { value.capture(fromStorage: base) }
                 },
@@ -94,7 +94,10 @@ extension Store {
     }
 
     /// The subscription that removes `observer`; it joins the current ``/ComposeEmitters/ObservationScope``.
-    @usableFromInline
+    ///
+    /// Inlinable, so that the closure that removes the observer is formed where `State` is known:
+    /// in generic code it would capture `State`'s metadata, an allocation per subscription.
+    @inlinable
     func subscription(removing observer: StateObserver<State>) -> EmitterSubscription {
         RegistrationAudit.check(storage)
         let subscription = RemovingSubscription(owner: storage, registration: observer) { storage, observer in
@@ -106,7 +109,7 @@ extension Store {
     }
 
     /// ``subscription(removing:)`` handed to the isolated delivery of `subscriber`.
-    @usableFromInline
+    @inlinable
     func subscription<Value>(
         removing observer: StateObserver<State>,
         for subscriber: IsolatedSubscriber<Value>

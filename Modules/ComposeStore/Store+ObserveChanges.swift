@@ -35,7 +35,7 @@ extension Store {
             let value = ObservedValue<State, [Element]>(keyPath, in: state, isEqual: ==)
             return ClosureStateObserver(
                 id: id,
-                words: value.words.map { [$0] },
+                words: ObservedWords(value.words),
                 captureFromStorage: { value.capture(fromStorage: $0) },
                 captureFromState: { value.capture(from: $0) },
                 fire: {

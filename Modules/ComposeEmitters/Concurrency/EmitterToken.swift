@@ -39,6 +39,7 @@ package final class RegistryHandle: @unchecked Sendable {  // Immutable but for 
 /// A subscription that removes one registration from an owner it holds weakly, without a
 /// closure context or a boxed closure: what a module built on the emitters (a store's keypath
 /// observers) returns for each registration.
+@usableFromInline
 package final class RemovingSubscription: EmitterSubscription, @unchecked Sendable {  // Immutable but for the weak reference.
     /// What the registration was made on; weak, so the subscription never keeps it alive.
     weak var owner: AnyObject?
@@ -48,6 +49,7 @@ package final class RemovingSubscription: EmitterSubscription, @unchecked Sendab
 
     /// A subscription that calls `remove(owner, registration)` when cancelled, if `owner` is
     /// still alive.
+    @usableFromInline
     package init(
         owner: AnyObject,
         registration: AnyObject,

@@ -74,8 +74,10 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     @usableFromInline let isMainActor: Bool
     /// The handler as a nonisolated function: called only on its actor (see ``IsolatedHandler``).
     @usableFromInline let call: @Sendable (Value) -> Void
-    /// The handler called as Swift calls an `@isolated(any)` function, hopping to its actor.
-    private let asyncCall: @Sendable (Value) async -> Void
+    /// The handler called as Swift calls an `@isolated(any)` function, hopping to its actor;
+    /// `nil` when `call` is the `@isolated(any)` handler itself, reinterpreted (see
+    /// ``init(_:isolation:)``), which is then awaited.
+    private let asyncCall: (@Sendable (Value) async -> Void)?
     @usableFromInline let state = LockedState(State())
 
     @usableFromInline
@@ -87,6 +89,16 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
         self.isMainActor = isolation === MainActor.shared
         self.call = call
         self.asyncCall = asyncCall
+    }
+
+    /// The delivery of `handler`, isolated to `isolation`: it keeps the handler once, as
+    /// ``call``, and awaits it through the same function value, without a closure (and its
+    /// allocation) of its own for that.
+    @usableFromInline
+    init(_ handler: @escaping @isolated(any) @Sendable (Value) -> Void, isolation: any Actor) {
+        self.isMainActor = isolation === MainActor.shared
+        self.call = IsolatedHandler.synchronous(handler)
+        self.asyncCall = nil
     }
 
     @usableFromInline
@@ -191,7 +203,13 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     /// Calls the handler with every queued value on its actor.
     private func drainAsynchronously() async {
         while let value = next() {
-            await asyncCall(value)
+            if let asyncCall {
+                await asyncCall(value)
+            } else {
+                // `call` is the `@isolated(any)` handler reinterpreted: reinterpreted back, it
+                // carries its isolation again, and `await` calls it on its actor.
+                await unsafeBitCast(PlainFunction(function: call), to: IsolatedFunction<Value>.self).function(value)
+            }
         }
     }
 }

@@ -65,7 +65,10 @@ package enum IsolatedHandler {
     package static func subscriber<Value: Sendable>(
         _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
     ) -> IsolatedSubscriber<Value> {
-        subscriber(isolation: handler.isolation, call: synchronous(handler), asyncCall: { await handler($0) })
+        // The closure that awaits the handler is formed only for an isolated one: for a
+        // nonisolated handler it would be an allocation thrown away.
+        guard let isolation = handler.isolation else { return IsolatedSubscriber(handler: synchronous(handler)) }
+        return IsolatedSubscriber(IsolatedDelivery(handler, isolation: isolation))
     }
 
     /// ``subscriber(_:)-(_)`` for a handler of signals, called without their `Void` value.
@@ -74,7 +77,9 @@ package enum IsolatedHandler {
         _ handler: @escaping @isolated(any) @Sendable () -> Void
     ) -> IsolatedSubscriber<Void> {
         let call = synchronous(handler)
-        return subscriber(isolation: handler.isolation, call: { _ in call() }, asyncCall: { _ in await handler() })
+        guard let isolation = handler.isolation else { return IsolatedSubscriber(handler: { _ in call() }) }
+        return IsolatedSubscriber(
+            IsolatedDelivery(isolation: isolation, call: { _ in call() }, asyncCall: { _ in await handler() }))
     }
 }
 
@@ -124,6 +129,11 @@ struct IsolatedFunction<Value> {
 @usableFromInline
 struct PlainFunction<Value> {
     @usableFromInline let function: @Sendable (Value) -> Void
+
+    @inlinable
+    init(function: @escaping @Sendable (Value) -> Void) {
+        self.function = function
+    }
 }
 
 /// A signal handler as the subscribing APIs receive it, in a struct.

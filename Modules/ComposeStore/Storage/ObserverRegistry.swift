@@ -28,12 +28,12 @@ struct ObserverRegistry<State> {
     @inlinable
     mutating func add(_ observer: StateObserver<State>) {
         count += 1
-        guard let words = observer.words else {
+        guard observer.words.isIndexed else {
             unindexed.append(observer)
             return
         }
         if buckets.isEmpty { buckets = Array(repeating: [], count: (MemoryLayout<State>.size + 7) / 8) }
-        for run in words {
+        observer.words.forEachRun { run in
             for word in run { buckets[word].append(observer) }
         }
     }
@@ -41,7 +41,7 @@ struct ObserverRegistry<State> {
     /// - Complexity: O(*k*) in the number of observers sharing the observer's words.
     @inlinable
     mutating func remove(_ observer: StateObserver<State>) {
-        guard let words = observer.words else {
+        guard observer.words.isIndexed else {
             if let index = unindexed.firstIndex(where: { $0 === observer }) {
                 unindexed.remove(at: index)
                 count -= 1
@@ -49,7 +49,7 @@ struct ObserverRegistry<State> {
             return
         }
         var found = false
-        for run in words {
+        observer.words.forEachRun { run in
             for word in run where word < buckets.count {
                 if let index = buckets[word].firstIndex(where: { $0 === observer }) {
                     buckets[word].remove(at: index)

@@ -15,9 +15,9 @@ import Synchronization
 class StateObserver<State>: @unchecked Sendable {
     /// The order of subscription, which is the order handlers are called in.
     @usableFromInline let id: UInt64
-    /// The words of the state's storage the observed values occupy, or `nil` if one of the key
-    /// paths has no offset (the observer is then checked on every change).
-    @usableFromInline let words: [Range<Int>]?
+    /// The words of the state's storage the observed values occupy; ``ObservedWords/anywhere``
+    /// if one of the key paths has no offset (the observer is then checked on every change).
+    @usableFromInline let words: ObservedWords
     /// The three steps, as capture-less closures formed where the value types are known: they
     /// run specialized code (an overridden method of a generic subclass would run the generic
     /// implementation) and cost no allocation.
@@ -32,7 +32,7 @@ class StateObserver<State>: @unchecked Sendable {
     @inlinable
     init(
         id: UInt64,
-        words: [Range<Int>]?,
+        words: ObservedWords,
         captureStorageStep: @escaping (StateObserver<State>, UnsafeRawPointer) -> Void,
         captureStateStep: @escaping (StateObserver<State>, State) -> Void,
         fireStep: @escaping (StateObserver<State>) -> Void
@@ -89,7 +89,7 @@ final class KeyPathObserver<State, Value: Equatable & Sendable>: StateObserver<S
         self.last = state[keyPath: keyPath]
         super.init(
             id: id,
-            words: offset.map { [ChangedWords(offset: $0, size: MemoryLayout<Value>.size).first] },
+            words: ObservedWords(offset.map { ChangedWords(offset: $0, size: MemoryLayout<Value>.size).first }),
             captureStorageStep: { observer, base in
                 let observer = unsafeDowncast(observer, to: KeyPathObserver<State, Value>.self)
                 if let offset = observer.offset { observer.pending = base.load(fromByteOffset: offset, as: Value.self) }
@@ -121,7 +121,7 @@ final class ClosureStateObserver<State>: StateObserver<State>, @unchecked Sendab
     @inlinable
     init(
         id: UInt64,
-        words: [Range<Int>]?,
+        words: ObservedWords,
         captureFromStorage: @escaping (UnsafeRawPointer) -> Void,
         captureFromState: @escaping (State) -> Void,
         fire: @escaping () -> Void

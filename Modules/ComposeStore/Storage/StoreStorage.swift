@@ -610,12 +610,13 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         return observer
     }
 
-    /// Queues a notice that makes the observers of `words` (every observer for `nil`) look again.
+    /// Queues a notice that makes the observers of `words` (every observer for
+    /// ``ObservedWords/anywhere``) look again.
     @usableFromInline
-    func refresh(_ words: [Range<Int>]?) {
+    func refresh(_ words: ObservedWords) {
         var changes = ChangedWords()
-        if let words {
-            for run in words { changes.append(run) }
+        if words.isIndexed {
+            words.forEachRun { changes.append($0) }
         } else {
             changes = .all
         }
@@ -656,7 +657,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         collected.sort { $0.id < $1.id }
         if let slot {
             snapshot = slot
-            for observer in collected where observer.words == nil { observer.captureFromState(slot.pointer.pointee) }
+            for observer in collected where !observer.words.isIndexed { observer.captureFromState(slot.pointer.pointee) }
             // Emptied after the lock: the copy's references are released here.
             slot.pointer.deinitialize(count: 1)
         }
