@@ -270,6 +270,51 @@ import Testing
         #expect(emitter.subscriberCount == 0)
     }
 
+    @Test func aDeliveryIsUndisturbedByHandlersThatReshapeTheRegistry() {
+        // A delivery reads the registry's buffer in place, without a reference to it (see
+        // EmitterCore, "Publication"). Handlers that subscribe, cancel and compact the registry
+        // (more than 16 tombstones, outnumbering the live entries) while it runs must neither
+        // write nor free what it reads: every handler of the delivery is called once, in order.
+        let emitter = ValueEmitter<Int>()
+        let heard = Recorder<Int>()
+        let extras = Mutex<[EmitterSubscription]>([])
+        let reshaped = Atomic<Bool>(false)
+        var original: [EmitterSubscription] = []
+        for index in 0..<50 {
+            original.append(
+                emitter += { value in
+                    heard.record(index)
+                    guard index == 10, value == 1, !reshaped.exchange(true, ordering: .relaxed) else { return }
+                    let added = (0..<60).map { _ in emitter += { _ in } }
+                    extras.withLock { $0 = added }
+                    for subscription in added { subscription.cancel() }
+                })
+        }
+        emitter.send(1)
+        #expect(heard.values == Array(0..<50))
+        emitter.send(2)
+        #expect(heard.values == Array(0..<50) + Array(0..<50))
+        #expect(emitter.subscriberCount == 50)
+        withExtendedLifetime(original) {}
+    }
+
+    @Test func aHandlerThatDropsTheLastOtherReferenceToItsEmitterDoesNotEndTheDelivery() {
+        // The delivery's snapshot is not a reference: the emitter must stay alive while it sends,
+        // which the caller's reference guarantees.
+        final class Owner: @unchecked Sendable {  // Touched by this test's thread only.
+            var emitter: ValueEmitter<Int>? = ValueEmitter()
+        }
+        let owner = Owner()
+        let heard = Recorder<Int>()
+        weak var weakEmitter: ValueEmitter<Int>?
+        weakEmitter = owner.emitter
+        owner.emitter! += { _ in owner.emitter = nil }
+        for index in 0..<20 { owner.emitter! += { _ in heard.record(index) } }
+        owner.emitter?.send(7)
+        #expect(heard.values == Array(0..<20))
+        #expect(weakEmitter == nil)
+    }
+
     @Test func lastValueIsTheValueMostRecentlySent() {
         let emitter = ValueEmitter<Int>()
         #expect(emitter.lastValue == nil)

@@ -22,23 +22,26 @@ import Synchronization
 /// ## Registry
 /// Entries live in a contiguous array, in subscription order. Cancelling leaves a tombstone
 /// (amortized O(1)); the array is compacted once tombstones outnumber live entries. A delivery
-/// iterates a snapshot of the array (a retain, no copy), so subscribing or cancelling during a
-/// delivery copies the array once and leaves the delivery undisturbed.
+/// reads the array's buffer in place (no retain, no copy), so subscribing or
+/// cancelling during a delivery copies the array once and leaves the delivery undisturbed.
 ///
 /// ## Publication
-/// A delivery reads its snapshot without the lock, so the array's buffer must not be written or
-/// freed by another thread until that delivery is over, and the proof must not rest on reference
-/// counts alone: a registry that writes "in place" because it finds the buffer uniquely
-/// referenced, just after a delivering thread released its snapshot, has no happens-before edge
-/// with that thread's reads (the runtime's reference counting is invisible to ThreadSanitizer, and
-/// on weakly ordered hardware a plain uniqueness check is no acquire). So:
+/// A delivery reads the array's buffer without the lock and without a reference to it: its
+/// snapshot is the address and count of the elements, taken under the lock. So the buffer must
+/// not be written or freed until that delivery is over, and the proof rests on the protocol
+/// below, not on reference counts (a registry that wrote "in place" because it found the buffer
+/// uniquely referenced would have no happens-before edge with a delivering thread's reads: the
+/// runtime's reference counting is invisible to ThreadSanitizer, and on weakly ordered hardware a
+/// plain uniqueness check is no acquire). So:
 /// - taking a snapshot marks the buffer *published*;
-/// - the holder of the delivery role releases its snapshot before it gives the role up (a
-///   sequentially consistent transition of the word, which is a release);
+/// - the holder of the delivery role is done reading before it gives the role up (a sequentially
+///   consistent transition of the word, which is a release);
 /// - a registration or cancellation that finds the buffer published looks at the role with an
 ///   acquiring load. If nobody holds it, every reader's accesses happened before this point and
 ///   the buffer may be written in place. If somebody does, it copies the entries to a fresh
 ///   buffer and *retires* the published one, keeping it alive, instead of writing or freeing it;
+/// - the buffer in `entries` is freed only by the core's deinit, and the core is alive while
+///   any of its methods runs (its caller holds it);
 /// - retired buffers are freed only by a thread ordered after every reader, and promptly (their
 ///   handlers may hold what holds the emitter): the holder of the role when it gives it up and
 ///   nobody has taken it since (checked under the lock), the next holder, or a registration made
@@ -143,8 +146,8 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         if logSwitch.isOn, isLogged {
             EventLog.record(.send, source: logSource, payload: value)
         }
-        // The snapshot lives in this scope only: it is released before `finishDelivering` gives
-        // the role up (see "Publication"). The values it replaces as the last sent and last
+        // The snapshot is read in this scope only, before `finishDelivering` gives the role up
+        // (see "Publication"). The values it replaces as the last sent and last
         // delivered are released after the lock too: a release can run a deinit, which is user
         // code and may read this emitter.
         var replacedSent: Value?
@@ -156,7 +159,7 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
             // The snapshot, its epoch and the retired buffers when this thread takes the role
             // and delivers at once; `nil` when it queued the value. (A tuple, not an enum: an
             // enum's payload is copied out with a retain more per send.)
-            let start: (ContiguousArray<Entry?>, UInt, ContiguousArray<ContiguousArray<Entry?>>)? = state.withLock { state in
+            let start: (UnsafeBufferPointer<Entry?>, UInt, ContiguousArray<ContiguousArray<Entry?>>)? = state.withLock { state in
                 if remembersValues {
                     replacedSent = value
                     swap(&state.lastSent, &replacedSent)
@@ -189,12 +192,17 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         finishDelivering()
     }
 
-    /// The entries, for a delivery about to read them without the lock. Called under the lock
-    /// by the holder of the delivery role.
+    /// The entries, for a delivery about to read them without the lock: where the buffer's
+    /// elements are, not a reference to the buffer. Called under the lock by the holder of the
+    /// delivery role.
+    ///
+    /// No reference is needed: by "Publication", a published buffer is neither written nor freed
+    /// until its reader gave the role up (a replaced one is retired, and kept alive until then).
+    /// None is taken: a retain and a release were a sixth of a send to one handler.
     @inlinable
-    func publishEntries(_ state: inout State) -> ContiguousArray<Entry?> {
+    func publishEntries(_ state: inout State) -> UnsafeBufferPointer<Entry?> {
         state.published = true
-        return state.entries
+        return state.entries.withUnsafeBufferPointer { $0 }
     }
 
     /// Takes the retired buffers, for the caller to release after unlocking. Only a thread
@@ -245,24 +253,23 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         _ = retired  // released here, outside the lock
     }
 
-    /// Calls every live handler of `entries` with `value`. No lock is held.
+    /// Calls every live handler of `entries` (a published buffer, see ``publishEntries(_:)``)
+    /// with `value`. No lock is held.
     @inlinable
-    func deliver(_ value: Value, to entries: ContiguousArray<Entry?>, epoch: UInt) {
-        entries.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            // An `Entry?` is one reference, and `nil` a null pointer (an optional class reference):
-            // each entry is read as a pointer and used as a guaranteed reference, with no retain or
-            // release, since `entries` keeps every one alive for the whole loop.
-            let raw = UnsafeRawPointer(base)
-            for index in buffer.indices {
-                guard
-                    let pointer = raw.load(
-                        fromByteOffset: index &* MemoryLayout<Entry?>.stride, as: UnsafeRawPointer?.self)
-                else { continue }
-                Unmanaged<Entry>.fromOpaque(pointer)._withUnsafeGuaranteedRef { entry in
-                    if cancellations.load(ordering: .acquiring) != epoch, entry.token.isCancelled { return }
-                    entry.handler(value)
-                }
+    func deliver(_ value: Value, to entries: UnsafeBufferPointer<Entry?>, epoch: UInt) {
+        guard let base = entries.baseAddress else { return }
+        // An `Entry?` is one reference, and `nil` a null pointer (an optional class reference):
+        // each entry is read as a pointer and used as a guaranteed reference, with no retain or
+        // release, since the published buffer keeps every one alive for the whole loop.
+        let raw = UnsafeRawPointer(base)
+        for index in entries.indices {
+            guard
+                let pointer = raw.load(
+                    fromByteOffset: index &* MemoryLayout<Entry?>.stride, as: UnsafeRawPointer?.self)
+            else { continue }
+            Unmanaged<Entry>.fromOpaque(pointer)._withUnsafeGuaranteedRef { entry in
+                if cancellations.load(ordering: .acquiring) != epoch, entry.token.isCancelled { return }
+                entry.handler(value)
             }
         }
     }
@@ -270,7 +277,7 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     /// The next queued delivery, taken from the backlog.
     @usableFromInline
     enum Next {
-        case broadcast(Value, ContiguousArray<Entry?>, epoch: UInt)
+        case broadcast(Value, UnsafeBufferPointer<Entry?>, epoch: UInt)
         case replay(Value, @Sendable (Value) -> Void)
     }
 
@@ -283,7 +290,7 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
                 if hasRetired.load(ordering: .sequentiallyConsistent) { releaseRetiredIfIdle() }
                 return
             }
-            // `next` (and the snapshot in it) is released at the end of each turn, before the
+            // `next` (and the snapshot in it) is done with at the end of each turn, before the
             // role is given up at the top of the next (see "Publication").
             var replaced: Value?
             let (next, retired): (Next?, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
