@@ -225,13 +225,26 @@ targets.append(
             "Compose",
             // Seeded inputs (random edits of identified arrays), shared with the tests.
             "ComposeTestSupport",
-            // The C allocator's bytes in use, for the memory scenarios.
-            "HeapStats",
             .product(name: "Benchmark", package: "benchmark"),
             .product(name: "OpenCombine", package: "OpenCombine"),
         ],
         path: "Benchmarks/ComposeBenchmarks",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+)
+
+// The memory scenarios, in a process without package-benchmark's `malloc` interposer (which adds
+// a header to every allocation); Scripts/bench runs it beside the benchmark executable.
+targets.append(
+    .executableTarget(
+        name: "ComposeMemory",
+        dependencies: [
+            "ComposeEmitters",
+            "ComposeStore",
+            "HeapStats",
+            .product(name: "OpenCombine", package: "OpenCombine"),
+        ],
+        path: "Benchmarks/ComposeMemory"
     )
 )
 

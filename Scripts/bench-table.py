@@ -4,7 +4,8 @@
 Each benchmark is named "<Module>/<scenario>/<variant>" and tagged with "ops" (logical operations
 per iteration) and "unit". For each scenario the table shows our figure (operations per second at
 the median iteration), each peer's, and the ratio, next to the target an issue set. Allocation
-rows divide the malloc counter by the operations of one iteration.
+rows divide the malloc counter by the operations of one iteration. Memory rows come from the
+second file, Benchmarks/ComposeMemory's JSON object of scenario name to bytes.
 """
 import json
 import re
@@ -190,6 +191,10 @@ MEMORY = [
     ("bytes per emitter subscriber vs an OpenCombine sink", "Memory/emitter subscriber/Compose",
      "Memory/emitter subscriber/OpenCombine", "<= 64", lambda ours, _: ours <= 64),
     ("bytes per keypath observer", "Memory/keypath observer/Compose", None, "<= 333", lambda ours, _: ours <= 333),
+    ("bytes per emitter subscriber, main-actor handler", "Memory/emitter subscriber, main-actor handler/Compose",
+     None, "", lambda ours, _: True),
+    ("bytes per keypath observer, main-actor handler", "Memory/keypath observer, main-actor handler/Compose",
+     None, "", lambda ours, _: True),
 ]
 
 ALLOCATIONS = [
@@ -202,8 +207,13 @@ ALLOCATIONS = [
 ]
 
 
-def main(path):
+def main(path, memory_path=None):
     results = parse(path)
+    if memory_path:
+        with open(memory_path) as handle:
+            for name, bytes_each in json.load(handle).items():
+                results[name] = {"custom": {"bytes": bytes_each}, "ops": 1, "unit": "objects",
+                                 "per_second": None, "ns_per_op": None, "mallocs_per_op": None}
     rows = []
     for label, ours, baseline, kind, target, check in COMPARISONS:
         if ours not in results or baseline not in results:
@@ -244,8 +254,8 @@ def main(path):
         if peer is not None and theirs is None:
             continue
         ratio = f"{ours / theirs:.2f}x" if theirs else "-"
-        rows.append((label, f"{ours:g} bytes", f"{theirs:g} bytes" if theirs else "-", ratio, target,
-                     "met" if check(ours, theirs) else "MISSED"))
+        verdict = "" if not target else ("met" if check(ours, theirs) else "MISSED")
+        rows.append((label, f"{ours:g} bytes", f"{theirs:g} bytes" if theirs else "-", ratio, target, verdict))
     for label, name, deliveries_per_send, target in ALLOCATIONS:
         if name not in results or results[name]["mallocs_per_op"] is None:
             continue
@@ -263,6 +273,9 @@ def main(path):
     print()
     print("Every benchmark (median iteration):")
     for name, result in results.items():
+        if result["per_second"] is None and "bytes" in result["custom"]:
+            print(f"  {name}: {result['custom']['bytes']:g} bytes each")
+            continue
         per_second = human(result["per_second"])
         ns = f"{result['ns_per_op']:.1f}" if result["ns_per_op"] is not None else "-"
         mallocs = f"{result['mallocs_per_op']:.3f}" if result["mallocs_per_op"] is not None else "-"
@@ -270,4 +283,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:3])

@@ -22,7 +22,6 @@ let benchmarks: @Sendable () -> Void = {
     diffBenchmarks()
     componentBenchmarks()
     routingBenchmarks()
-    memoryBenchmarks()
 }
 
 /// The configuration of a benchmark whose iteration performs `ops` operations of kind `unit`.
