@@ -32,13 +32,9 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
         @usableFromInline var isDraining = false
         /// A task has been started to drain on the actor and has not begun yet.
         @usableFromInline var isScheduled = false
-        /// Set once by ``attach(_:)``; `nil` before (nothing can have cancelled yet).
-        var liveness: WeakLiveness?
-
-        var isCancelled: Bool {
-            guard let liveness else { return false }
-            return liveness.object?.isCancelled ?? true
-        }
+        /// Set once by ``attach(_:)``, with ``IsolatedDelivery/liveness``; before, nothing can
+        /// have cancelled yet.
+        var isAttached = false
 
         /// Takes the right to call the handler at once, on its actor, if nobody is calling it and
         /// nothing waits: the value then needs no queue (nor the subscription's liveness, which
@@ -61,16 +57,6 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
         }
     }
 
-    /// A weak reference in a class of its own (see `WeakBox` for why not in a struct).
-    @usableFromInline
-    final class WeakLiveness: @unchecked Sendable {  // Read and written under the delivery's lock.
-        weak var object: (any SubscriptionLiveness)?
-
-        init(_ object: any SubscriptionLiveness) {
-            self.object = object
-        }
-    }
-
     @usableFromInline let isMainActor: Bool
     /// The handler as a nonisolated function: called only on its actor (see ``IsolatedHandler``).
     @usableFromInline let call: @Sendable (Value) -> Void
@@ -79,6 +65,10 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     /// ``init(_:isolation:)``), which is then awaited.
     private let asyncCall: (@Sendable (Value) async -> Void)?
     @usableFromInline let state = LockedState(State())
+    /// What says whether the registration was cancelled, once attached. A stored property of
+    /// this class rather than a box of its own (an allocation per isolated handler), read and
+    /// written only under `state`'s lock, like the rest of the bookkeeping.
+    nonisolated(unsafe) private weak var liveness: (any SubscriptionLiveness)?
 
     @usableFromInline
     init(
@@ -103,8 +93,17 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
 
     @usableFromInline
     func attach(_ liveness: any SubscriptionLiveness) {
-        let box = WeakLiveness(liveness)
-        state.withLock { $0.liveness = box }
+        state.withLock { state in
+            self.liveness = liveness
+            state.isAttached = true
+        }
+    }
+
+    /// Whether the registration was cancelled: a registration that is gone was removed. Call it
+    /// under `state`'s lock, with the state it guards.
+    private func isCancelled(_ state: State) -> Bool {
+        guard state.isAttached else { return false }
+        return liveness?.isCancelled ?? true
     }
 
     private enum Action {
@@ -135,7 +134,7 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     @usableFromInline
     func deliverThroughQueue(_ value: Value, onMainActor: Bool) {
         let action = state.withLock { state -> Action in
-            state.queue.append((value, !state.isCancelled))
+            state.queue.append((value, !isCancelled(state)))
             if state.isDraining { return .none }
             if onMainActor {
                 state.isDraining = true
@@ -181,7 +180,7 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     /// while the subscription was live and since cancelled are dropped.
     private func next() -> Value? {
         state.withLock { state in
-            let isCancelled = state.isCancelled
+            let isCancelled = isCancelled(state)
             while let (value, queuedLive) = state.queue.popFirst() {
                 if queuedLive && isCancelled { continue }
                 return value
