@@ -59,6 +59,27 @@ import Testing
         #expect(heard == delivered.values)
     }
 
+    @Test func sendsFromTheMainActorAndAnotherThreadInterleavedKeepTheEmitterOrder() async {
+        // The main actor's sends take the direct call while nothing waits, and queue behind
+        // values sent from the other thread while those wait for the main actor: the handler
+        // hears every value once, in the order the emitter delivered them.
+        let emitter = ValueEmitter<Int>()
+        let delivered = Recorder<Int>()
+        NonisolatedCode.record(emitter, into: delivered)  // in the emitter's order, as delivered
+        var heard: [Int] = []
+        emitter += { heard.append($0) }
+        let other = Task.detached {
+            for value in 0..<2_000 { emitter.send(value * 2 + 1) }
+        }
+        for value in 0..<2_000 {
+            emitter.send(value * 2)
+            if value % 8 == 0 { await Task.yield() }  // lets the queued values' task run between
+        }
+        await other.value
+        #expect(await settle { heard.count == 4_000 })
+        #expect(heard == delivered.values)
+    }
+
     @Test func aNonisolatedHandlerStillRunsOnTheSendingThread() async {
         let emitter = ValueEmitter<Int>()
         let threads = Recorder<Bool>()

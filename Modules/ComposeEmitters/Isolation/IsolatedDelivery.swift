@@ -1,5 +1,6 @@
 import ComposeMachinery
 import DequeModule
+import Synchronization
 
 /// Calls a handler written in an actor's code on that actor, in the order its values were sent.
 ///
@@ -27,34 +28,11 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
         /// The values to deliver, each with whether the subscription was live when it was queued
         /// (a value queued while live is dropped if the subscription is cancelled before it runs).
         @usableFromInline var queue = Deque<(value: Value, queuedLive: Bool)>()
-        /// A caller (main-actor code that sent, or the actor's task) is calling the handler with queued
-        /// values; anyone else only queues.
-        @usableFromInline var isDraining = false
         /// A task has been started to drain on the actor and has not begun yet.
         @usableFromInline var isScheduled = false
         /// Set once by ``attach(_:)``, with ``IsolatedDelivery/liveness``; before, nothing can
         /// have cancelled yet.
         var isAttached = false
-
-        /// Takes the right to call the handler at once, on its actor, if nobody is calling it and
-        /// nothing waits: the value then needs no queue (nor the subscription's liveness, which
-        /// only matters to values that wait).
-        @inlinable
-        mutating func beginDirectCall() -> Bool {
-            guard !isDraining, queue.isEmpty else { return false }
-            isDraining = true
-            return true
-        }
-
-        /// Gives the right back after a direct call, unless values were queued while the handler
-        /// ran (a send from another thread, or from the handler itself): then the caller keeps
-        /// draining, and delivers them in order.
-        @inlinable
-        mutating func endDirectCall() -> Bool {
-            guard queue.isEmpty else { return false }
-            isDraining = false
-            return true
-        }
     }
 
     @usableFromInline let isMainActor: Bool
@@ -65,6 +43,13 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     /// ``init(_:isolation:)``), which is then awaited.
     private let asyncCall: (@Sendable (Value) async -> Void)?
     @usableFromInline let state = LockedState(State())
+    /// Two facts a main-actor sender reads without the lock: somebody (main-actor code that
+    /// sent, or the actor's task) is calling the handler, ``draining``, and values wait in the
+    /// queue, ``queued``. `queued` changes only under the lock, with the queue. `draining` is
+    /// taken under the lock by whoever drains the queue, or without it by a direct call, which
+    /// exchanges the word from 0 (nobody calling, nothing waiting) to `draining` and back, so it
+    /// fails, and goes through the queue, whenever either fact holds.
+    @usableFromInline let flags = Atomic<UInt8>(0)
     /// What says whether the registration was cancelled, once attached. A stored property of
     /// this class rather than a box of its own (an allocation per isolated handler), read and
     /// written only under `state`'s lock, like the rest of the bookkeeping.
@@ -106,6 +91,11 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
         return liveness?.isCancelled ?? true
     }
 
+    /// The bit of ``flags`` that says somebody is calling the handler.
+    @usableFromInline static var draining: UInt8 { 1 }
+    /// The bit of ``flags`` that says values wait in the queue.
+    @usableFromInline static var queued: UInt8 { 2 }
+
     private enum Action {
         case none
         case drainHere
@@ -116,14 +106,19 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     /// otherwise through the actor's queue.
     ///
     /// Inlinable, so that the common case of an app (a main-actor handler, sent to on the main
-    /// actor, idle) runs specialized code: one lock round trip to take the call, the call, and
-    /// one to give it back (or to deliver what was queued meanwhile, in order).
+    /// actor, idle) runs specialized code: a compare-and-exchange of ``flags`` to take the call,
+    /// the call, and one to give it back, with no lock; or, when values were queued while the
+    /// handler ran (by another thread, or the handler itself), delivering them, in order.
     @inlinable
     func deliver(_ value: Value) {
         let onMainActor = isMainActor && MainActorContext.isCurrent
-        if onMainActor, state.withLock({ $0.beginDirectCall() }) {
+        if onMainActor,
+            flags.compareExchange(expected: 0, desired: Self.draining, ordering: .acquiringAndReleasing).exchanged
+        {
             call(value)
-            if !state.withLock({ $0.endDirectCall() }) { drainSynchronously() }
+            if !flags.compareExchange(expected: Self.draining, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+                drainSynchronously()  // `queued` was set meanwhile: this caller still drains
+            }
             return
         }
         deliverThroughQueue(value, onMainActor: onMainActor)
@@ -135,9 +130,10 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     func deliverThroughQueue(_ value: Value, onMainActor: Bool) {
         let action = state.withLock { state -> Action in
             state.queue.append((value, !isCancelled(state)))
-            if state.isDraining { return .none }
+            let before = flags.bitwiseOr(Self.queued, ordering: .acquiringAndReleasing).oldValue
+            if before & Self.draining != 0 { return .none }
             if onMainActor {
-                state.isDraining = true
+                flags.bitwiseOr(Self.draining, ordering: .acquiringAndReleasing)
                 return .drainHere
             }
             if state.isScheduled { return .none }
@@ -170,8 +166,10 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     private func beginScheduledDrain() -> Bool {
         state.withLock { state in
             state.isScheduled = false
-            guard !state.isDraining, !state.queue.isEmpty else { return false }
-            state.isDraining = true
+            // `queued` is set while the queue holds values, so no direct call can take
+            // `draining` between this test and the next line.
+            guard flags.load(ordering: .acquiring) & Self.draining == 0, !state.queue.isEmpty else { return false }
+            flags.bitwiseOr(Self.draining, ordering: .acquiringAndReleasing)
             return true
         }
     }
@@ -183,15 +181,18 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
             let isCancelled = isCancelled(state)
             while let (value, queuedLive) = state.queue.popFirst() {
                 if queuedLive && isCancelled { continue }
+                if state.queue.isEmpty { flags.bitwiseAnd(~Self.queued, ordering: .acquiringAndReleasing) }
                 return value
             }
-            state.isDraining = false
+            // Nothing waits, and only this caller changes the word now (a direct call exchanges
+            // it from 0 only, and everybody else holds the lock): stop draining.
+            flags.store(0, ordering: .releasing)
             return nil
         }
     }
 
     /// Calls the handler with every queued value, then stops draining; only on the main actor, for
-    /// a main-actor handler, by the caller that set `isDraining`.
+    /// a main-actor handler, by the caller that set ``draining``.
     @usableFromInline
     func drainSynchronously() {
         while let value = next() {
