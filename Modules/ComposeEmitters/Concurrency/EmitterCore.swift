@@ -22,8 +22,8 @@ import Synchronization
 /// ## Registry
 /// Entries live in a contiguous array, in subscription order. Cancelling leaves a tombstone
 /// (amortized O(1)); the array is compacted once tombstones outnumber live entries. A delivery
-/// reads the array's buffer in place (no retain, no copy), so subscribing or
-/// cancelling during a delivery copies the array once and leaves the delivery undisturbed.
+/// reads the array's buffer in place (no retain, no copy), so subscribing or cancelling during a
+/// delivery copies the array once and leaves the delivery undisturbed.
 ///
 /// ## Publication
 /// A delivery reads the array's buffer without the lock and without a reference to it: its
