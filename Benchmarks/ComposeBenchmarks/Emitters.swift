@@ -48,6 +48,28 @@ private func fanOut() {
             }
         }
 
+        if subscribers == 1 {
+            // The least a send can cost in any delivery that takes sends from every thread, in
+            // one order, without making a sender wait or losing a value sent meanwhile: one
+            // atomic read-modify-write to take the delivery role and one to give it up and see
+            // whether values arrived meanwhile (a plain store there would need a full fence,
+            // which costs as much). Uncontended compare-and-exchanges around the same loop; a
+            // floor for the fan-out target, not a peer (it queues nothing and keeps no value).
+            let role = Atomic<Int>(0)
+            Benchmark(
+                "Emitters/fan-out N=1/closure loop with two compare-and-exchanges",
+                configuration: configuration
+            ) { benchmark in
+                for value in 0..<sends {
+                    let (took, _) = role.compareExchange(expected: 0, desired: 1, ordering: .acquiring)
+                    precondition(took, "nobody else holds the role")
+                    for handler in handlers { handler(value) }
+                    let (gave, _) = role.compareExchange(expected: 1, desired: 0, ordering: .releasing)
+                    precondition(gave, "nobody else holds the role")
+                }
+            }
+        }
+
         let subject = PassthroughSubject<Int, Never>()
         let cancellables = (0..<subscribers).map { _ in subject.sink { blackHole($0) } }
         Benchmark("Emitters/fan-out N=\(subscribers)/OpenCombine", configuration: configuration) { benchmark in

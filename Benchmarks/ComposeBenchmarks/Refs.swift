@@ -3,13 +3,15 @@ import ComposeRefs
 import ComposeStore
 import Observation
 
-/// Ref scenarios: one write propagated to M stores that share the entity; one write, and one
-/// look-up of a live id, with 100 and with 100,000 distinct ids alive.
+/// Ref scenarios: one write propagated to M stores that share the entity; one read through a
+/// `@Ref` by key path and by code; one write, and one look-up of a live id, with 100 and with
+/// 100,000 distinct ids alive.
 func refsBenchmarks() {
     for stores in [1, 100, 1_000] {
         propagation(toStores: stores)
     }
     observationPropagation()
+    keyPathRead()
     registrySize(100, tag: HundredIDs.self)
     registrySize(100_000, tag: HundredThousandIDs.self)
 }
@@ -73,6 +75,28 @@ private func propagation(toStores count: Int) {
             stores[0].specimen.count = counter.next()
         }
         precondition(heard.count - before == writes * count, "every store's observer hears every write")
+    }
+}
+
+/// Part of what each store adds to a ref write: its observer reads `\.specimen.count` through the
+/// `@Ref`, which only the key-path runtime can do for a key path handed over at run time (the
+/// first component is the property wrapper's computed getter). The same read written as code, for
+/// comparison.
+private func keyPathRead() {
+    let referred = Referred(PropagatedSpecimen(id: -1, name: "read", count: 7))
+    var state = PropagationState()
+    state.$specimen = referred
+    let keyPath: KeyPath<PropagationState, Int> = \.specimen.count
+    let reads = 1_000
+    Benchmark("Refs/read a count through a @Ref/key path", configuration: scenario(ops: reads, unit: "reads")) { _ in
+        var sum = 0
+        for _ in 0..<reads { sum &+= state[keyPath: keyPath] }
+        precondition(sum == 7 * reads, "every read reads the count")
+    }
+    Benchmark("Refs/read a count through a @Ref/property access", configuration: scenario(ops: reads, unit: "reads")) { _ in
+        var sum = 0
+        for _ in 0..<reads { sum &+= state.specimen.count }
+        precondition(sum == 7 * reads, "every read reads the count")
     }
 }
 

@@ -76,6 +76,13 @@ let scenarios: [(name: String, measure: @Sendable () -> Int)] = [
         }
     ),
     ("Memory/emitter subscriber, main-actor handler/Compose", { mainActorSubscriberBytes() }),
+    // Part of every subscriber, before any emitter sees it: the handler itself, the closure
+    // `emitter += { blackHole($0) }` passes. An `@isolated(any)` function keeps its isolation in
+    // its context, so even a closure that captures nothing is formed with one on the heap.
+    (
+        "Memory/emitter subscriber/its handler alone",
+        { bytesEach { () -> @isolated(any) @Sendable (Int) -> Void in { blackHole($0) } } }
+    ),
     // The peer as its users write it: a sink on a subject, kept as its `AnyCancellable`.
     (
         "Memory/emitter subscriber/OpenCombine",
