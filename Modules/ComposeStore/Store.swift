@@ -25,7 +25,7 @@ import ComposeMachinery
 /// ## Reading and writing
 /// - `state` (the wrapped value) reads or replaces the whole state: `state.email = "x"` reads
 ///   the state, changes a copy, and writes it back. The store compares the old and new states'
-///   storage to find what changed.
+///   storage where someone listens, to find what changed.
 /// - `$state.email` (dynamic member lookup on the projection) reads or writes one key path. A
 ///   write to a stored property costs O(1) whatever the size of the state, and a read tells
 ///   Observation about that key path alone.

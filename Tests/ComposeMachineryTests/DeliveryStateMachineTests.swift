@@ -80,6 +80,30 @@ import Testing
         #expect(!delivering)
     }
 
+    /// Giving the role up without loading the word first is `finish` from "delivering, nothing
+    /// waits", and refuses every other state, leaving it as it was.
+    @Test func givingUpIfNothingWaitsIsFinishFromItsCommonestState() {
+        let word = DeliveryWord()
+        // Read into locals first: `#expect` cannot take a noncopyable word apart.
+        var gaveUp = word.giveUpIfNothingWaits()
+        var state = word.state
+        #expect(!gaveUp && state == .idle)  // nobody holds the role
+        #expect(word.apply(Machine.send) == .deliverNow)
+        #expect(word.apply(Machine.send) == .enqueue)
+        gaveUp = word.giveUpIfNothingWaits()
+        state = word.state
+        #expect(!gaveUp && state == DeliveryState(isDelivering: true, pending: 1))  // the holder keeps it
+        #expect(word.apply(Machine.finish) == .takeNext)
+        #expect(word.apply(Machine.tookNext) == .deliverNow)
+        gaveUp = word.giveUpIfNothingWaits()
+        state = word.state
+        #expect(gaveUp && state == .idle)
+        #expect(word.apply(Machine.enqueuedForLater) == .done)
+        gaveUp = word.giveUpIfNothingWaits()
+        state = word.state
+        #expect(!gaveUp && state == DeliveryState(pending: 1))  // values wait for a claim
+    }
+
     // MARK: Every interleaving
     //
     // Each test expects the exact number of distinct interleavings of its threads' steps: it

@@ -159,7 +159,7 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
             // The snapshot, its epoch and the retired buffers when this thread takes the role
             // and delivers at once; `nil` when it queued the value. (A tuple, not an enum: an
             // enum's payload is copied out with a retain more per send.)
-            let start: (UnsafeBufferPointer<Entry?>, UInt, ContiguousArray<ContiguousArray<Entry?>>)? = state.withLock { state in
+            let start: (UnsafeBufferPointer<Entry?>, UInt, ContiguousArray<ContiguousArray<Entry?>>?)? = state.withLock { state in
                 if remembersValues {
                     replacedSent = value
                     swap(&state.lastSent, &replacedSent)
@@ -170,7 +170,10 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
                         replacedDelivered = value
                         swap(&state.lastDelivered, &replacedDelivered)
                     }
-                    return (publishEntries(&state), cancellations.load(ordering: .relaxed), takeRetired(&state))
+                    // `nil` rather than an empty array when nothing is retired (nearly always), so
+                    // the send releases nothing.
+                    let retired = state.retired.isEmpty ? nil : takeRetired(&state)
+                    return (publishEntries(&state), cancellations.load(ordering: .relaxed), retired)
                 case .drain:
                     state.queue.append(value)
                     drains = true
@@ -283,8 +286,20 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
 
     /// Called by the holder of the delivery role when it has nothing in hand: delivers the
     /// backlog, then gives the role up.
-    @inlinable
+    ///
+    /// The common case, nothing sent meanwhile, is inlined into the caller: one
+    /// compare-and-exchange from "delivering, nothing waits" to idle, without loading the word
+    /// first; anything else goes through ``deliverBacklogAndFinish()``.
+    @inlinable @inline(__always)
     func finishDelivering() {
+        guard delivery.giveUpIfNothingWaits() else { return deliverBacklogAndFinish() }
+        if hasRetired.load(ordering: .sequentiallyConsistent) { releaseRetiredIfIdle() }
+    }
+
+    /// ``finishDelivering()`` when values may wait: delivers them, then gives the role up.
+    /// Specialized for the caller's type, but kept out of line: it is the uncommon path.
+    @inlinable @inline(never)
+    func deliverBacklogAndFinish() {
         while true {
             guard delivery.apply(DeliveryStateMachine.finish) == .takeNext else {
                 if hasRetired.load(ordering: .sequentiallyConsistent) { releaseRetiredIfIdle() }

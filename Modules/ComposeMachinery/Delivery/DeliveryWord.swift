@@ -58,6 +58,21 @@ package struct DeliveryWord: ~Copyable, Sendable {
         return action
     }
 
+    /// Gives the delivery role up if nothing waits: ``DeliveryStateMachine/finish(_:)`` from its
+    /// commonest state ("delivering, nothing waits"), as one compare-and-exchange that does not
+    /// load the word first.
+    ///
+    /// - Returns: Whether the role was given up. `false` means values wait: the caller still
+    ///   holds the role and applies ``DeliveryStateMachine/finish(_:)``, which hands it the next.
+    @inlinable
+    package func giveUpIfNothingWaits() -> Bool {
+        word.compareExchange(
+            expected: DeliveryState(isDelivering: true).rawValue,
+            desired: DeliveryState().rawValue,
+            ordering: .sequentiallyConsistent
+        ).exchanged
+    }
+
     /// The state now.
     @inlinable
     package var state: DeliveryState {

@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 /// The keypath observers of one store, indexed by the words of the state their values occupy,
 /// so a change looks only at the observers of the words it touched.
 ///
@@ -8,6 +10,9 @@ struct ObserverRegistry<State> {
     @usableFromInline var buckets: [ContiguousArray<StateObserver<State>>]
     /// Observers with a key path that has no offset: checked on every change.
     @usableFromInline var unindexed: ContiguousArray<StateObserver<State>> = []
+    /// The words with at least one observer (the non-empty buckets), ascending: what a
+    /// whole-state write compares when nothing else listens (see ``changedObservedWords(old:new:)``).
+    @usableFromInline var observedWords: ContiguousArray<Int32> = []
     @usableFromInline var nextID: UInt64 = 0
     @usableFromInline var stamp: UInt64 = 0
     @usableFromInline var count = 0
@@ -34,8 +39,24 @@ struct ObserverRegistry<State> {
         }
         if buckets.isEmpty { buckets = Array(repeating: [], count: (MemoryLayout<State>.size + 7) / 8) }
         observer.words.forEachRun { run in
-            for word in run { buckets[word].append(observer) }
+            for word in run {
+                if buckets[word].isEmpty { insertObservedWord(word) }
+                buckets[word].append(observer)
+            }
         }
+    }
+
+    /// - Complexity: O(*w*) in the observed words.
+    @inlinable
+    mutating func insertObservedWord(_ word: Int) {
+        let word = Int32(truncatingIfNeeded: word)
+        var low = 0
+        var high = observedWords.count
+        while low < high {
+            let middle = (low + high) / 2
+            if observedWords[middle] < word { low = middle + 1 } else { high = middle }
+        }
+        observedWords.insert(word, at: low)
     }
 
     /// - Complexity: O(*k*) in the number of observers sharing the observer's words.
@@ -54,6 +75,9 @@ struct ObserverRegistry<State> {
                 if let index = buckets[word].firstIndex(where: { $0 === observer }) {
                     buckets[word].remove(at: index)
                     found = true
+                    if buckets[word].isEmpty, let slot = observedWords.firstIndex(of: Int32(truncatingIfNeeded: word)) {
+                        observedWords.remove(at: slot)
+                    }
                 }
             }
         }
@@ -77,6 +101,43 @@ struct ObserverRegistry<State> {
             }
         }
         return found
+    }
+
+    /// Whether a whole-state write may compare only the observed words: every observer has
+    /// offsets, and they watch at most one word in eight of the state (beyond that, the full
+    /// comparison's block-wise `memcmp` is cheaper than word-by-word reads).
+    @inlinable
+    var canCompareObservedWordsOnly: Bool {
+        unindexed.isEmpty && observedWords.count * 8 <= (MemoryLayout<State>.size + 7) / 8
+    }
+
+    /// The observed words that differ between two copies of the state's storage: the part of
+    /// ``ChangedWords/between(_:_:)`` any observer can hear, in O(*w*) for *w* observed words
+    /// instead of O(*n*) in the size of the state.
+    @inlinable
+    func changedObservedWords(old: UnsafeRawBufferPointer, new: UnsafeRawBufferPointer) -> ChangedWords {
+        var changes = ChangedWords()
+        guard let oldBase = old.baseAddress, let newBase = new.baseAddress else { return changes }
+        let size = old.count
+        var run: Range<Int>? = nil
+        for observed in observedWords {
+            let word = Int(observed)
+            let offset = word * 8
+            let differs =
+                offset + 8 <= size
+                ? oldBase.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    != newBase.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                : memcmp(oldBase + offset, newBase + offset, size - offset) != 0
+            guard differs else { continue }
+            if let current = run, current.upperBound == word {
+                run = current.lowerBound..<(word + 1)
+            } else {
+                if let current = run { changes.append(current) }
+                run = word..<(word + 1)
+            }
+        }
+        if let run { changes.append(run) }
+        return changes
     }
 
     /// Appends to `collected` every live observer that a change of `changes` may concern, once
