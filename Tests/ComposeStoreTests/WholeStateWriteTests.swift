@@ -97,6 +97,41 @@ import Testing
         #expect(store.state.b1.b == 3 && store.state.b2.c == 4)
     }
 
+    /// `mutate` commits the same way: every field, one notification per observer whose value
+    /// changed, none for a body that changed nothing.
+    @Test func aMutateCommitsEveryFieldAndNotifiesOnce() {
+        let store = Store<Wide>()
+        let first = Recorder<Int>()
+        store.observe(\.b0.a) { first.record($0) }
+        store.mutate {
+            $0.b0.a = 1
+            $0.b0.a = 2
+            $0.b5.e = 3
+        }
+        store.mutate { $0.b0.a = 2 }  // the same bits: heard by nobody
+        store.mutate { $0.b6.f = 4 }  // not observed
+        #expect(first.values == [2])
+        let state = store.state
+        #expect(state.b0.a == 2 && state.b5.e == 3 && state.b6.f == 4)
+    }
+
+    /// `mutate` never loses a write, on this path too: threads incrementing fields, observed and
+    /// not, end on every increment.
+    @Test func mutatesFromSeveralThreadsLoseNoIncrement() async {
+        let store = Store<Wide>()
+        let heard = Recorder<Int>()
+        store.observe(\.b0.a) { heard.record($0) }
+        let fields: [any WritableKeyPath<Wide, Int> & Sendable] = [\.b0.a, \.b3.d, \.b3.e, \.b7.h]
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for _ in 0..<250 {
+                store.mutate { $0[keyPath: fields[thread % fields.count]] += 1 }
+            }
+        }
+        let state = store.state
+        for field in fields { #expect(state[keyPath: field] == 500) }
+        #expect(heard.values.last == 500)
+    }
+
     /// Whole-state writes from several threads, each to its own observed field: each write is a
     /// read-modify-write of the whole state, so a write can undo another thread's (the
     /// documented difference from `mutate`), but every observer hears its field's last value

@@ -329,9 +329,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         while true {
             let outcome: Commit = core.withLock { core in
                 if let gate = LockedState<Core>.gateToWaitFor(core) { return .gated(gate) }
-                if !wantsStates, references == nil, core.registry.canCompareObservedWordsOnly,
-                    !reportsWholeState.load(ordering: .relaxed), !(lazyChanged.ifMade?.hasSubscribers ?? false)
-                {
+                if comparesObservedWordsOnly(&core, wantsStates: wantsStates) {
                     return commitComparingObservedWordsOnly(from: &incoming, in: &core, syncing: buffer)
                 }
                 let changes = withUnsafeBytes(of: &core.state) { old in
@@ -375,9 +373,18 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         }
     }
 
-    /// A whole-state commit that only keypath observers of stored properties can hear (no change
-    /// emitter, Observation read of the whole state, event log or reference): compares only the
-    /// words they observe, and commits the whole state without looking at the rest.
+    /// Whether only keypath observers of stored properties can hear a commit (no change emitter,
+    /// Observation read of the whole state, event log or reference), and they observe few enough
+    /// words that comparing just those beats comparing the whole state. Called under the lock.
+    @inlinable
+    func comparesObservedWordsOnly(_ core: inout Core, wantsStates: Bool) -> Bool {
+        !wantsStates && references == nil && core.registry.canCompareObservedWordsOnly
+            && !reportsWholeState.load(ordering: .relaxed) && !(lazyChanged.ifMade?.hasSubscribers ?? false)
+    }
+
+    /// A whole-state commit that only keypath observers of stored properties can hear (see
+    /// ``comparesObservedWordsOnly(_:wantsStates:)``): compares only the words they observe, and
+    /// commits the whole state without looking at the rest.
     ///
     /// The full comparison reads both copies of the state, 16 KB for a state of 1,000 `Int`
     /// fields, where the observed words of a hundred observers are a hundred reads of each. What
@@ -590,13 +597,25 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
             },
             commit: { core, copy in
                 swap(&core.state, &copy)
+                let wantsStates = needsStates
+                if comparesObservedWordsOnly(&core, wantsStates: wantsStates) {
+                    // As for a whole-state write: the version moves whether or not the body
+                    // changed anything, and only the observed words are compared.
+                    core.version &+= 1
+                    let changes = withUnsafeBytes(of: &copy) { old in
+                        withUnsafeBytes(of: &core.state) { new in core.registry.changedObservedWords(old: old, new: new) }
+                    }
+                    guard !changes.isEmpty else { return }
+                    notifier.enqueue(Notice(changes: changes, states: nil))
+                    changed = true
+                    return
+                }
                 let changes = withUnsafeBytes(of: &copy) { old in
                     withUnsafeBytes(of: &core.state) { new in ChangedWords.between(old, new) }
                 }
                 guard !changes.isEmpty else { return }
                 core.version &+= 1
                 referencesCommitted(changes, in: &core)
-                let wantsStates = needsStates
                 guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return }
                 notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: copy, new: core.state) : nil))
                 changed = true
