@@ -1,41 +1,10 @@
 import ComposeEmitters
 import ComposeStore
 import HeapStats
-import Observation
 import OpenCombine
 
-/// A state of 10 `Int` fields.
-struct SmallState: AnyState {
-    var field0 = 0
-    var field1 = 0
-    var field2 = 0
-    var field3 = 0
-    var field4 = 0
-    var field5 = 0
-    var field6 = 0
-    var field7 = 0
-    var field8 = 0
-    var field9 = 0
-
-    static let keyPaths: [any KeyPath<SmallState, Int> & Sendable] = [
-        \.field0, \.field1, \.field2, \.field3, \.field4, \.field5, \.field6, \.field7, \.field8, \.field9,
-    ]
-}
-
-/// The same 10 fields in the class an app writes with Observation.
-@Observable
-final class SmallModel: @unchecked Sendable {
-    var field0 = 0
-    var field1 = 0
-    var field2 = 0
-    var field3 = 0
-    var field4 = 0
-    var field5 = 0
-    var field6 = 0
-    var field7 = 0
-    var field8 = 0
-    var field9 = 0
-}
+// `SmallState` and `SmallModel` are generated, with the benchmark executable's, by
+// Scripts/generate-benchmark-states (Generated/States.swift).
 
 /// Keeps `value` from being optimized away.
 @inline(never)
