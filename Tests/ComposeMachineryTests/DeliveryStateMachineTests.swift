@@ -63,6 +63,72 @@ import Testing
         #expect(state.pending == Int(UInt32.max) - 1)
     }
 
+    /// The state keeps the snapshot's staleness apart from the role and the count.
+    @Test func theStateKeepsTheSnapshotApart() {
+        var state = DeliveryState(isDelivering: true, pending: 3, snapshotIsStale: true)
+        #expect(state.description == "delivering, pending 3, snapshot stale")
+        state.pending = 0
+        state.isDelivering = false
+        #expect(state.snapshotIsStale && state != .idle)
+        state.snapshotIsStale = false
+        #expect(state == .idle)
+    }
+
+    /// A send without the lock takes the role from idle only; from any other state it changes
+    /// nothing and goes to the lock.
+    @Test func aSendWithoutTheLockTakesTheRoleFromIdleOnly() {
+        var state = DeliveryState.idle
+        #expect(Machine.sendWithoutLock(&state) == .deliverNow)
+        #expect(state == DeliveryState(isDelivering: true))
+        for other in [
+            DeliveryState(isDelivering: true),
+            DeliveryState(pending: 1),
+            DeliveryState(snapshotIsStale: true),
+            DeliveryState(isDelivering: true, pending: 2, snapshotIsStale: true),
+        ] {
+            var state = other
+            #expect(Machine.sendWithoutLock(&state) == .takeTheLock)
+            #expect(state == other)
+        }
+    }
+
+    /// Changing the handlers marks the snapshot stale, and says whether a delivery may be reading
+    /// them; only a holder taking a value in hand under the lock marks it fresh again.
+    @Test func changingTheHandlersMarksTheSnapshotStaleUntilAHolderPublishesIt() {
+        var state = DeliveryState.idle
+        #expect(Machine.handlersWillChange(&state) == .writeInPlace)
+        #expect(state == DeliveryState(snapshotIsStale: true))
+        #expect(Machine.sendWithoutLock(&state) == .takeTheLock)
+        #expect(Machine.send(&state) == .deliverNow)  // publishes
+        #expect(state == DeliveryState(isDelivering: true))
+        #expect(Machine.handlersWillChange(&state) == .writeACopy)
+        #expect(Machine.send(&state) == .enqueue)
+        #expect(Machine.finish(&state) == .takeNext)
+        #expect(state == DeliveryState(isDelivering: true, pending: 1, snapshotIsStale: true))
+        #expect(Machine.tookNext(&state) == .deliverNow)  // publishes
+        #expect(Machine.handlersWillChange(&state) == .writeACopy)
+        #expect(Machine.finish(&state) == .idle)
+        #expect(state == DeliveryState(snapshotIsStale: true))  // giving up publishes nothing
+        #expect(Machine.enqueuedForLater(&state) == .done)
+        #expect(Machine.send(&state) == .drain)  // takes the role, publishes nothing yet
+        #expect(state.snapshotIsStale)
+    }
+
+    /// The word's lock-free send is the transition, as one compare-and-exchange.
+    @Test func theWordSendsWithoutTheLockFromIdleOnly() {
+        let word = DeliveryWord()
+        var took = word.sendWithoutLock()
+        var state = word.state
+        #expect(took && state == DeliveryState(isDelivering: true))
+        took = word.sendWithoutLock()
+        #expect(!took)
+        #expect(word.apply(Machine.handlersWillChange) == .writeACopy)
+        #expect(word.apply(Machine.finish) == .idle)
+        took = word.sendWithoutLock()
+        state = word.state
+        #expect(!took && state == DeliveryState(snapshotIsStale: true))
+    }
+
     /// The atomic word applies the same transitions.
     @Test func theWordAppliesTransitions() {
         let word = DeliveryWord()
@@ -187,6 +253,50 @@ import Testing
         #expect(report.interleavings == 133)
     }
 
+    /// Sends without the lock race sends under it and a reentrant send: the lock-free ones take
+    /// the role from idle or fall back to the lock, and order and delivery hold as before.
+    @Test func sendsWithoutTheLockAmongSendsUnderIt() {
+        var model = DeliveryModel(
+            threads: ["A": [.sendWithoutLock("a1"), .sendWithoutLock("a2")], "B": [.send("b")], "C": [.sendWithoutLock("c")]],
+            subscribers: 1
+        )
+        model.handlerOfFirstSubscriberSends = ["a1": "a1'"]
+        let report = model.exploreEveryInterleaving()
+        #expect(report.failures == [])
+        #expect(report.interleavings == 43_222)
+    }
+
+    /// A thread subscribes and cancels while others send without the lock: a send that starts
+    /// after a subscription reaches it (the snapshot was marked stale), and none that starts
+    /// after a cancellation does.
+    @Test func subscribingAndCancellingWhileSendingWithoutTheLock() {
+        let model = DeliveryModel(
+            threads: [
+                "A": [.sendWithoutLock("a1"), .sendWithoutLock("a2")],
+                "B": [.sendWithoutLock("b")],
+                "R": [.subscribe(1), .cancel(0)],
+            ],
+            subscribers: 1,
+            lateSubscribers: 1
+        )
+        let report = model.exploreEveryInterleaving()
+        #expect(report.failures == [])
+        #expect(report.interleavings == 16_849)
+    }
+
+    /// The model catches a registry change that leaves the snapshot fresh: a send without the
+    /// lock delivers to the old handlers, and the new subscriber misses it.
+    @Test func theModelCatchesASendToAStaleSnapshot() {
+        var model = DeliveryModel(
+            threads: ["A": [.sendWithoutLock("a")], "R": [.subscribe(1)]],
+            subscribers: 1,
+            lateSubscribers: 1
+        )
+        model.handlersWillChange = { state in state.isDelivering ? .writeACopy : .writeInPlace }
+        let report = model.exploreEveryInterleaving()
+        #expect(report.failures.contains { $0.contains("subscriber 1 never got a") })
+    }
+
     /// A relay's way: the holder takes every waiting value at once, then delivers them one by one
     /// without the lock.
     @Test(arguments: [false, true])
@@ -244,18 +354,24 @@ import Testing
 /// Emitter threads as steps, explored in every interleaving. See ``DeliveryStateMachineTests``.
 ///
 /// A step is what a thread does atomically: a transition applied under the owner's lock together
-/// with the queue change it asks for (`send`, `enqueueForLater`, `take`, `cancel`), a transition
-/// without the lock (`claim`, `finish`), or one handler call (`call`). A delivery is a snapshot of
-/// the live subscribers taken when the value is taken in hand, then one `call` step per
-/// subscriber, each skipped if the subscriber was cancelled since: the emitter core's loop.
+/// with the queue change it asks for (`send`, `enqueueForLater`, `take`, `subscribe`, `cancel`),
+/// a transition without the lock (`sendWithoutLock`, `claim`, `finish`), or one handler call
+/// (`call`). A delivery under the lock is a snapshot of the live subscribers taken when the value
+/// is taken in hand, which it also publishes; a send without the lock delivers to the last one
+/// published. Then one `call` step per subscriber, each skipped if the subscriber was cancelled
+/// since: the emitter core's loop.
 struct DeliveryModel {
     enum Step: Equatable {
         case send(String)
+        /// A send that tries the lock-free way first, and takes the lock (`send`) if told to.
+        case sendWithoutLock(String)
         case enqueueForLater(String)
         case claim
         case finish
         case take
         case call(String, subscriber: Int)
+        /// A subscriber of `lateSubscribers` registers.
+        case subscribe(Int)
         case cancel(Int)
     }
 
@@ -266,6 +382,8 @@ struct DeliveryModel {
 
     var threads: [String: [Step]]
     var subscribers: Int
+    /// Subscribers numbered from `subscribers` on, live from their `subscribe` step.
+    var lateSubscribers = 0
     /// The value the first subscriber's handler sends, reentrantly, when it gets a value.
     var handlerOfFirstSubscriberSends: [String: String] = [:]
     /// The subscriber the first subscriber's handler cancels when it gets a value.
@@ -277,6 +395,8 @@ struct DeliveryModel {
     var takesEverythingWaiting = false
     /// The `send` transition, likewise.
     var send: (inout DeliveryState) -> DeliveryAction = DeliveryStateMachine.send
+    /// The `handlersWillChange` transition, likewise.
+    var handlersWillChange: (inout DeliveryState) -> DeliveryAction = DeliveryStateMachine.handlersWillChange
 
     /// The world one interleaving has reached.
     struct World {
@@ -286,14 +406,19 @@ struct DeliveryModel {
         var threads: [String: [Step]]
         var clock = 0
         var sentAt: [String: Int] = [:]
+        var subscribedAt: [Int: Int] = [:]
         var cancelledAt: [Int: Int] = [:]
+        /// The subscribers the last delivery under the lock published.
+        var snapshot: [Int] = []
         var calls: [(value: String, subscriber: Int)] = []
         var failures: [String] = []
     }
 
     func exploreEveryInterleaving() -> Report {
         var report = Report()
-        explore(World(threads: threads), &report)
+        var world = World(threads: threads)
+        world.snapshot = Array(0..<subscribers)  // published when they subscribed
+        explore(world, &report)
         return report
     }
 
@@ -330,7 +455,7 @@ struct DeliveryModel {
             switch action {
             case .deliverNow:
                 take(thread, in: &world)
-                then = delivery(of: value, in: world) + [.finish]
+                then = delivery(of: value, in: &world) + [.finish]
             case .enqueue:
                 world.queue.append(value)
             case .drain:
@@ -339,6 +464,17 @@ struct DeliveryModel {
                 then = [.finish]
             default:
                 world.failures.append("send answered \(action)")
+            }
+        case .sendWithoutLock(let value):
+            switch DeliveryStateMachine.sendWithoutLock(&world.state) {
+            case .deliverNow:
+                world.sentAt[value] = world.clock
+                take(thread, in: &world)
+                then = world.snapshot.map { .call(value, subscriber: $0) } + [.finish]
+            case .takeTheLock:
+                then = [.send(value)]
+            case let action:
+                world.failures.append("sendWithoutLock answered \(action)")
             }
         case .enqueueForLater(let value):
             world.sentAt[value] = world.clock
@@ -366,11 +502,11 @@ struct DeliveryModel {
                 let values = world.queue
                 world.queue.removeAll()
                 _ = DeliveryStateMachine.tookAll(&world.state, count: values.count)
-                then = values.flatMap { delivery(of: $0, in: world) } + [.finish]
+                then = values.flatMap { delivery(of: $0, in: &world) } + [.finish]
             } else {
                 let value = world.queue.removeFirst()
                 _ = DeliveryStateMachine.tookNext(&world.state)
-                then = delivery(of: value, in: world) + [.finish]
+                then = delivery(of: value, in: &world) + [.finish]
             }
         case .call(let value, let subscriber):
             expectHolder(thread, in: &world)
@@ -380,15 +516,23 @@ struct DeliveryModel {
                 if let sent = handlerOfFirstSubscriberSends[value] { then.append(.send(sent)) }
                 if let cancelled = handlerOfFirstSubscriberCancels[value] { then.append(.cancel(cancelled)) }
             }
+        case .subscribe(let subscriber):
+            _ = handlersWillChange(&world.state)
+            world.subscribedAt[subscriber] = world.clock
         case .cancel(let subscriber):
+            _ = handlersWillChange(&world.state)
             world.cancelledAt[subscriber] = world.clock
         }
         world.threads[thread]!.insert(contentsOf: then, at: 0)
     }
 
-    /// A delivery of `value`: one call per subscriber live now (the snapshot).
-    private func delivery(of value: String, in world: World) -> [Step] {
-        (0..<subscribers).filter { world.cancelledAt[$0] == nil }.map { .call(value, subscriber: $0) }
+    /// A delivery of `value` under the lock: one call per subscriber live now (the snapshot,
+    /// which it publishes).
+    private func delivery(of value: String, in world: inout World) -> [Step] {
+        world.snapshot = (0..<subscribers + lateSubscribers).filter { subscriber in
+            (subscriber < subscribers || world.subscribedAt[subscriber] != nil) && world.cancelledAt[subscriber] == nil
+        }
+        return world.snapshot.map { .call(value, subscriber: $0) }
     }
 
     private func take(_ thread: String, in world: inout World) {
@@ -406,17 +550,24 @@ struct DeliveryModel {
 
     /// What every interleaving must end with.
     private func check(_ world: inout World) {
-        if world.state != .idle || world.holder != nil {
+        if world.state.isDelivering || world.state.pending > 0 || world.holder != nil {
             world.failures.append("ended \(world.state), held by \(world.holder ?? "nobody")")
         }
         if !world.queue.isEmpty { world.failures.append("\(world.queue) left waiting") }
-        var received: [[String]] = Array(repeating: [], count: subscribers)
+        let everyone = subscribers + lateSubscribers
+        var received: [[String]] = Array(repeating: [], count: everyone)
         for call in world.calls { received[call.subscriber].append(call.value) }
         for (subscriber, values) in received.enumerated() {
             if Set(values).count != values.count { world.failures.append("subscriber \(subscriber) got \(values)") }
-            // Only a cancellation excuses a value missed.
-            for value in world.sentAt.keys.sorted() where !values.contains(value) && world.cancelledAt[subscriber] == nil {
+            // Only a cancellation excuses a value missed; a late subscriber is owed the values
+            // sent after it subscribed.
+            let since = subscriber < subscribers ? 0 : world.subscribedAt[subscriber] ?? Int.max
+            for value in world.sentAt.keys.sorted()
+            where !values.contains(value) && world.cancelledAt[subscriber] == nil && world.sentAt[value]! > since {
                 world.failures.append("subscriber \(subscriber) never got \(value)")
+            }
+            if subscriber >= subscribers, world.subscribedAt[subscriber] == nil, !values.isEmpty {
+                world.failures.append("subscriber \(subscriber) got \(values) before it subscribed")
             }
             for value in values {
                 if let cancelled = world.cancelledAt[subscriber], let sent = world.sentAt[value], sent > cancelled {
@@ -430,8 +581,8 @@ struct DeliveryModel {
             }
         }
         // Every subscriber sees the values it shares with another in the same order.
-        for a in 0..<subscribers {
-            for b in (a + 1)..<subscribers {
+        for a in 0..<everyone {
+            for b in (a + 1)..<everyone {
                 let common = Set(received[a]).intersection(received[b])
                 if received[a].filter(common.contains) != received[b].filter(common.contains) {
                     world.failures.append("subscribers \(a) and \(b) disagree: \(received[a]) against \(received[b])")

@@ -14,10 +14,39 @@ import Synchronization
 ///   emitter, and every handler sees the values in the same order;
 /// - no thread ever waits for a delivery: a reentrant or concurrent send cannot deadlock.
 ///
-/// The state of the protocol is one atomic word (``DeliveryWord``). A send takes the lock once
-/// (for the handlers, the queue and the last values) and applies one transition in it; the holder
-/// of the role gives it up with one more, without the lock. So a send that finds nobody delivering
-/// costs one lock round trip and two atomic read-modify-writes.
+/// The state of the protocol is one atomic word (``DeliveryWord``). A send that finds nobody
+/// delivering, nothing waiting and the handlers unchanged since the last delivery takes the role
+/// with one compare-and-exchange and no lock (see "Sending without the lock"), and gives it up
+/// with one more: that is the whole cost of a send beyond the handler calls. Any other send takes
+/// the lock (for the handlers, the queue and the last value) and applies one transition in it.
+///
+/// ## Sending without the lock
+/// Every delivery made under the lock publishes the handlers it reads (``publishEntries(_:)``) as
+/// the *snapshot*, and marks it fresh in the word, in the same hold of the lock
+/// (``DeliveryStateMachine/send(_:)``, ``DeliveryStateMachine/tookNext(_:)``). Every change to
+/// the handlers marks it stale first (``DeliveryStateMachine/handlersWillChange(_:)``). A send
+/// takes the role without the lock only from the word's idle state, fresh snapshot included
+/// (``DeliveryStateMachine/sendWithoutLock(_:)``), so:
+/// - it delivers to exactly the handlers a locked send would: the last published, unchanged
+///   since (a change made after it took the role is made to a copy, as for any delivery);
+/// - the snapshot's address and count are written only by a holder of the role under the lock
+///   and read only by a holder of the role: the role's transitions order them;
+/// - the cancellation count is loaded *before* the role is taken: a cancellation that completes
+///   after the role was taken counts after it, so the loop checks that handler's token. (Loaded
+///   after, it could include a cancellation whose handler is still in the snapshot, and skip
+///   the check.)
+///
+/// The value whose delivery started most recently (``lastDelivered(in:)``: the current value of
+/// `withCurrent()`, the previous one of `~+=`, `lastValue`) is written by the holder of the role.
+/// A send without the lock cannot write it under the lock, so it is kept without one when it can
+/// be: in an atomic word, for a value of plain bits that fits one (an `Int`, a `Double`, a
+/// `Bool`, a small enum). A core whose values do not fit (a `String`, an array) sends under the
+/// lock, as before; a core that keeps no value (a ``SignalEmitter``, a store's emitters) sends
+/// without it whatever its values. A registration that needs the current value while somebody
+/// holds the role, who may be writing it at that moment, does not read it: it queues itself, and
+/// the holder, which wrote the value, hands it over under the lock before it delivers anything
+/// else (``nextDelivery(_:replacing:)``). ``ValueEmitter/lastValue`` is the last value queued, or
+/// else the last delivered: every queued value was sent after the one being delivered.
 ///
 /// ## Registry
 /// Entries live in a contiguous array, in subscription order. Cancelling leaves a tombstone
@@ -33,13 +62,16 @@ import Synchronization
 /// uniquely referenced would have no happens-before edge with a delivering thread's reads: the
 /// runtime's reference counting is invisible to ThreadSanitizer, and on weakly ordered hardware a
 /// plain uniqueness check is no acquire). So:
-/// - taking a snapshot marks the buffer *published*;
+/// - taking a snapshot marks the buffer *published*; a send without the lock reads a published
+///   buffer too (the snapshot is fresh only while the buffer is the current one and published);
 /// - the holder of the delivery role is done reading before it gives the role up (a sequentially
 ///   consistent transition of the word, which is a release);
-/// - a registration or cancellation that finds the buffer published looks at the role with an
-///   acquiring load. If nobody holds it, every reader's accesses happened before this point and
-///   the buffer may be written in place. If somebody does, it copies the entries to a fresh
-///   buffer and *retires* the published one, keeping it alive, instead of writing or freeing it;
+/// - a registration or cancellation marks the snapshot stale and looks at the role in the same
+///   read-modify-write of the word. If nobody holds it, every reader's accesses happened before
+///   this point, and no reader can start before the lock is released (a send without the lock
+///   needs a fresh snapshot), so the buffer may be written in place. If somebody does, it copies
+///   the entries to a fresh buffer and *retires* the published one, keeping it alive, instead of
+///   writing or freeing it;
 /// - the buffer in `entries` is freed only by the core's deinit, and the core is alive while
 ///   any of its methods runs (its caller holds it);
 /// - retired buffers are freed only by a thread ordered after every reader, and promptly (their
@@ -53,7 +85,7 @@ import Synchronization
 /// case costs one load per handler from a cache line the loop already holds.
 ///
 /// ## Locks
-/// The bookkeeping (handlers, queue, last values) is guarded by one ``LockedState``, held for a
+/// The bookkeeping (handlers, queue, last value) is guarded by one ``LockedState``, held for a
 /// few instructions and never while user code runs: handlers are called after it is released, and
 /// values and closures it replaces are released after it too (a deinit is user code).
 @usableFromInline
@@ -88,16 +120,17 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         @usableFromInline var tombstones = 0
         /// Values sent while a delivery was in progress, in send order.
         @usableFromInline var queue: Deque<Value> = []
-        /// Current values owed to subscribers that asked for one (``Emitters/WithCurrent``) while
-        /// a delivery was in progress. Delivered before `queue`, since they are older.
-        @usableFromInline var replays: Deque<(Value, Token)> = []
-        /// The value most recently sent (``ValueEmitter/lastValue``).
-        @usableFromInline var lastSent: Value?
+        /// Registrations made while somebody held the delivery role that need the current
+        /// value: it is the holder's to read, and the holder hands it over before it delivers
+        /// anything to them. Before `queue`, since the current value is older.
+        @usableFromInline var replays: Deque<PendingRegistration> = []
         /// The value whose delivery started most recently: the "current" value a new subscriber
-        /// is owed, and the "previous" value of `~+=`.
+        /// is owed, and the "previous" value of `~+=`. Written by the holder of the delivery role
+        /// only. Unused when the value fits a word (see ``lastDelivered(in:)``).
         @usableFromInline var lastDelivered: Value?
         /// Whether a delivery has taken a snapshot of `entries` since the array was last made
-        /// safe to write (see "Publication").
+        /// safe to write (see "Publication"). While the snapshot is fresh (see "Sending without
+        /// the lock"), it is true, or `entries` is the empty array nobody can write to.
         @usableFromInline var published = false
         /// Published buffers replaced while a delivery might still read them; freed by a thread
         /// ordered after every reader (see "Publication").
@@ -105,6 +138,24 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
 
         @inlinable
         init() {}
+    }
+
+    /// A registration that waits for the current value (see `State.replays`).
+    @usableFromInline
+    struct PendingRegistration {
+        @usableFromInline let token: Token
+        /// Whether the new handler is called with the current value first.
+        @usableFromInline let replaysCurrent: Bool
+        /// ``register(_:replayCurrent:whileRegistering:)``'s bookkeeping, run under the lock
+        /// with the current value.
+        @usableFromInline let whileRegistering: ((Value?) -> Void)?
+
+        @inlinable
+        init(token: Token, replaysCurrent: Bool, whileRegistering: ((Value?) -> Void)?) {
+            self.token = token
+            self.replaysCurrent = replaysCurrent
+            self.whileRegistering = whileRegistering
+        }
     }
 
     @usableFromInline let state = LockedState<State>(State())
@@ -128,12 +179,80 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     /// The event log's switch, held directly so a send checks it with one relaxed atomic load
     /// and no lazy-global guard.
     @usableFromInline let logSwitch = EventLog.logSwitch
+    /// Whether a send may deliver without the lock (see "Sending without the lock"): the core
+    /// keeps no value, or its values fit `deliveredBits`.
+    @usableFromInline let sendsWithoutLock: Bool
+    /// The snapshot of `State.entries` that a send without the lock delivers to: the address and
+    /// count of a published buffer. Written by a holder of the role under the lock, read by a
+    /// holder of the role; the role's transitions order them.
+    @usableFromInline let snapshotAddress = Atomic<UInt>(0)
+    @usableFromInline let snapshotCount = Atomic<Int>(0)
+    /// `State.lastDelivered` for a value that fits a word, as its bits: written by the holder of
+    /// the role, with or without the lock, and readable by anyone.
+    @usableFromInline let deliveredBits = Atomic<UInt>(0)
+    /// Whether `deliveredBits` holds a value yet. Set once, after the first bits.
+    @usableFromInline let hasDelivered = Atomic<Bool>(false)
 
     @usableFromInline
     package init(label: String?, remembersValues: Bool, isLogged: Bool = true) {
         self.label = label
         self.remembersValues = remembersValues
         self.isLogged = isLogged
+        sendsWithoutLock = !remembersValues || Self.valueFitsAWord
+    }
+
+    // MARK: The last delivered value
+
+    /// Whether a value is plain bits that fit an atomic word (an `Int`, a `Double`, a `Bool`, a
+    /// small enum or struct of them). Such a value can be remembered without the lock.
+    @inlinable
+    static var valueFitsAWord: Bool {
+        _isPOD(Value.self) && MemoryLayout<Value>.size <= MemoryLayout<UInt>.size
+    }
+
+    /// The value whose delivery started most recently. Called under the lock.
+    ///
+    /// For a value that fits a word, any thread may call it: it reads the atomic word, which a
+    /// send without the lock may be writing (then it reads the value before or the one after).
+    /// Otherwise only the holder of the role writes the value, under the lock.
+    @inlinable
+    func lastDelivered(in state: inout State) -> Value? {
+        guard Self.valueFitsAWord else { return state.lastDelivered }
+        guard hasDelivered.load(ordering: .acquiring) else { return nil }
+        let bits = deliveredBits.load(ordering: .acquiring)
+        return withUnsafeBytes(of: bits) { $0.load(as: Value.self) }
+    }
+
+    /// Records `value` as the last delivered. Called by the holder of the role, under the lock.
+    ///
+    /// - Returns: The value it replaces, for the caller to release after unlocking.
+    @inlinable
+    func recordDelivered(_ value: Value, in state: inout State) -> Value? {
+        guard Self.valueFitsAWord else {
+            var replaced: Value? = value
+            swap(&state.lastDelivered, &replaced)
+            return replaced
+        }
+        storeDelivered(value)
+        return nil
+    }
+
+    /// Records a value that fits a word as the last delivered. Called by the holder of the role,
+    /// with or without the lock.
+    @inlinable
+    func storeDelivered(_ value: Value) {
+        var bits: UInt = 0
+        withUnsafeMutableBytes(of: &bits) { $0.storeBytes(of: value, as: Value.self) }
+        deliveredBits.store(bits, ordering: .releasing)
+        if !hasDelivered.load(ordering: .relaxed) { hasDelivered.store(true, ordering: .releasing) }
+    }
+
+    /// Applies a transition under the lock: with a plain store from idle when every sender takes
+    /// the lock, with a compare-and-exchange when one may take the role without it.
+    @inlinable
+    @discardableResult
+    func applyHoldingLock(_ transition: (inout DeliveryState) -> DeliveryAction) -> DeliveryAction {
+        sendsWithoutLock ? delivery.apply(transition) : delivery.applyHoldingLock(transition)
     }
 
     // MARK: Sending
@@ -146,12 +265,26 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         if logSwitch.isOn, isLogged {
             EventLog.record(.send, source: logSource, payload: value)
         }
+        if sendsWithoutLock {
+            // Loaded before the role is taken (see "Sending without the lock").
+            let epoch = cancellations.load(ordering: .relaxed)
+            if delivery.sendWithoutLock() {
+                if remembersValues { storeDelivered(value) }
+                deliver(value, to: snapshot, epoch: epoch)
+                return finishDelivering()
+            }
+        }
+        sendHoldingLock(value)
+    }
+
+    /// ``send(_:)`` under the lock: when the handlers changed since the last delivery, somebody
+    /// delivers or values wait, or the value does not fit a word.
+    @inlinable @inline(never)
+    func sendHoldingLock(_ value: Value) {
         // The snapshot is read in this scope only, before `finishDelivering` gives the role up
-        // (see "Publication"). The values it replaces as the last sent and last
-        // delivered are released after the lock too: a release can run a deinit, which is user
-        // code and may read this emitter.
-        var replacedSent: Value?
-        var replacedDelivered: Value?
+        // (see "Publication"). The value it replaces as the last delivered is released after the
+        // lock: a release can run a deinit, which is user code and may read this emitter.
+        var replaced: Value?
         // Set when the value was queued behind values waiting for nobody (queued for later) and
         // this thread took the role to deliver them all.
         var drains = false
@@ -160,16 +293,9 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
             // and delivers at once; `nil` when it queued the value. (A tuple, not an enum: an
             // enum's payload is copied out with a retain more per send.)
             let start: (UnsafeBufferPointer<Entry?>, UInt, ContiguousArray<ContiguousArray<Entry?>>?)? = state.withLock { state in
-                if remembersValues {
-                    replacedSent = value
-                    swap(&state.lastSent, &replacedSent)
-                }
-                switch delivery.applyHoldingLock(DeliveryStateMachine.send) {
+                switch applyHoldingLock(DeliveryStateMachine.send) {
                 case .deliverNow:
-                    if remembersValues {
-                        replacedDelivered = value
-                        swap(&state.lastDelivered, &replacedDelivered)
-                    }
+                    if remembersValues { replaced = recordDelivered(value, in: &state) }
                     // `nil` rather than an empty array when nothing is retired (nearly always), so
                     // the send releases nothing.
                     let retired = state.retired.isEmpty ? nil : takeRetired(&state)
@@ -183,16 +309,24 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
                     return nil
                 }
             }
-            replacedSent = nil
             guard let (entries, epoch, retired) = start else {
                 if drains { finishDelivering() }
                 return  // otherwise the thread delivering delivers it
             }
             _ = retired  // freed here, by the holder of the role, outside the lock
-            replacedDelivered = nil
+            _ = consume replaced  // released before the handlers run
             deliver(value, to: entries, epoch: epoch)
         }
         finishDelivering()
+    }
+
+    /// The snapshot a send without the lock delivers to. Read by the holder of the role, which
+    /// took it from a fresh state (see "Sending without the lock").
+    @inlinable
+    var snapshot: UnsafeBufferPointer<Entry?> {
+        UnsafeBufferPointer(
+            start: UnsafePointer(bitPattern: snapshotAddress.load(ordering: .relaxed)),
+            count: snapshotCount.load(ordering: .relaxed))
     }
 
     /// The entries, for a delivery about to read them without the lock: where the buffer's
@@ -202,10 +336,18 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     /// No reference is needed: by "Publication", a published buffer is neither written nor freed
     /// until its reader gave the role up (a replaced one is retired, and kept alive until then).
     /// None is taken: a retain and a release were a sixth of a send to one handler.
+    ///
+    /// It is also the snapshot sends without the lock deliver to (see "Sending without the lock"),
+    /// so it is called in every hold of the lock that marks the snapshot fresh.
     @inlinable
     func publishEntries(_ state: inout State) -> UnsafeBufferPointer<Entry?> {
         state.published = true
-        return state.entries.withUnsafeBufferPointer { $0 }
+        let entries = state.entries.withUnsafeBufferPointer { $0 }
+        if sendsWithoutLock {
+            snapshotAddress.store(UInt(bitPattern: entries.baseAddress), ordering: .relaxed)
+            snapshotCount.store(entries.count, ordering: .relaxed)
+        }
+        return entries
     }
 
     /// Takes the retired buffers, for the caller to release after unlocking. Only a thread
@@ -226,9 +368,11 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     /// - Returns: Retired buffers, for the caller to release after unlocking.
     @inlinable
     func prepareEntriesForWriting(_ state: inout State) -> ContiguousArray<ContiguousArray<Entry?>> {
+        // First, so that no send without the lock starts reading what is about to change.
+        let write = delivery.apply(DeliveryStateMachine.handlersWillChange)
         guard state.published else { return [] }
         state.published = false
-        guard delivery.isDelivering else {
+        guard write == .writeACopy else {
             // Nobody delivers: every read of any buffer happened before the holder gave the role up.
             return takeRetired(&state)
         }
@@ -329,27 +473,27 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     ///
     /// - Parameter replaced: Receives the value this delivery replaces as the last delivered,
     ///   for the caller to release after unlocking.
-    /// - Returns: `nil` if every waiting value was a replay for a subscriber cancelled since.
+    /// - Returns: `nil` if every waiting registration was cancelled since, or wanted no replay.
     @inlinable
     func nextDelivery(_ state: inout State, replacing replaced: inout Value?) -> Next? {
+        // `tookNext` marks the snapshot fresh: it is published in the same hold.
+        let entries = publishEntries(&state)
         // `isEmpty` first: popping is a mutation, which checks the deque's uniqueness.
         while !state.replays.isEmpty {
-            let (value, token) = state.replays.removeFirst()
+            let registration = state.replays.removeFirst()
             delivery.apply(DeliveryStateMachine.tookNext)
             // The token may have been cancelled since it was queued.
-            guard !token.isCancelled, let entry = state.entries[token.index] else {
-                if state.replays.isEmpty && state.queue.isEmpty { return nil }
-                continue
-            }
-            return .replay(value, entry.handler)
+            guard !registration.token.isCancelled, let entry = state.entries[registration.token.index] else { continue }
+            let current = lastDelivered(in: &state)
+            registration.whileRegistering?(current)
+            guard registration.replaysCurrent, let current else { continue }
+            return .replay(current, entry.handler)
         }
+        guard !state.queue.isEmpty else { return nil }
         let value = state.queue.removeFirst()
         delivery.apply(DeliveryStateMachine.tookNext)
-        if remembersValues {
-            replaced = value
-            swap(&state.lastDelivered, &replaced)
-        }
-        return .broadcast(value, publishEntries(&state), epoch: cancellations.load(ordering: .relaxed))
+        if remembersValues { replaced = recordDelivered(value, in: &state) }
+        return .broadcast(value, entries, epoch: cancellations.load(ordering: .relaxed))
     }
 
     /// Queues `value` without delivering it.
@@ -357,11 +501,15 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     /// For a caller that must deliver values in the order its own lock assigns them (a store
     /// notifies in commit order): call this under that lock, then ``deliverBacklog()`` after
     /// releasing it. Nesting is safe: this lock is never held while taking another.
+    ///
+    /// - Precondition: The core remembers no value (``ValueEmitter/lastValue`` is the last value
+    ///   queued, or else the last delivered: a value queued for later is not sent).
     @inlinable
     package func enqueue(_ value: Value) {
+        assert(!remembersValues, "enqueue(_:) is for cores that remember no value")
         state.withLock { state in
             state.queue.append(value)
-            delivery.applyHoldingLock(DeliveryStateMachine.enqueuedForLater)
+            applyHoldingLock(DeliveryStateMachine.enqueuedForLater)
         }
     }
 
@@ -384,8 +532,10 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     /// - Parameters:
     ///   - replayCurrent: Deliver the current value (the last one whose delivery started) to the
     ///     new handler first, through the same serial delivery as every other value.
-    ///   - whileRegistering: Internal bookkeeping run under the lock, atomically with the
-    ///     registration, with the current value. Never user code.
+    ///   - whileRegistering: Internal bookkeeping run under the lock with the current value,
+    ///     before any value reaches the new handler. Never user code. When nobody delivers, it
+    ///     runs now, atomically with the registration; otherwise the holder of the role, which
+    ///     may be writing the current value, runs it before it delivers anything more.
     /// - Returns: The subscription that removes the handler.
     /// - Complexity: Amortized O(1).
     @inlinable
@@ -409,18 +559,22 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
             token.index = state.entries.count
             state.entries.append(entry)
             live.add(1, ordering: .relaxed)
-            whileRegistering?(state.lastDelivered)
-            guard replayCurrent, let current = state.lastDelivered else { return (.none, retired) }
-            switch delivery.applyHoldingLock(DeliveryStateMachine.send) {
+            guard replayCurrent || whileRegistering != nil else { return (.none, retired) }
+            // The current value is the holder's to write: take the role to read it, or leave
+            // the registration to whoever holds it.
+            switch applyHoldingLock(DeliveryStateMachine.send) {
             case .deliverNow:
+                // The transition marked the snapshot fresh: publish it in this hold.
+                _ = publishEntries(&state)
+                let current = lastDelivered(in: &state)
+                whileRegistering?(current)
+                guard replayCurrent, let current else { return (.finish, retired) }
                 return (.now(current), retired)
-            case .drain:
-                // Owed before anything queued: the current value is older than the backlog.
-                state.replays.append((current, token))
-                return (.drain, retired)
-            default:
-                state.replays.append((current, token))
-                return (.none, retired)
+            case let action:
+                // Counted already; before the values queued for later, since it is older.
+                state.replays.append(
+                    PendingRegistration(token: token, replaysCurrent: replayCurrent, whileRegistering: whileRegistering))
+                return (action == .drain ? .finish : .none, retired)
             }
         }
         _ = retired
@@ -428,7 +582,7 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         case .now(let current):
             handler(current)
             finishDelivering()
-        case .drain:
+        case .finish:
             finishDelivering()
         case .none:
             break
@@ -441,8 +595,8 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     enum Replay {
         /// It took the role: call the new handler with the current value, then deliver the queue.
         case now(Value)
-        /// It queued the current value and took the role: deliver the queue.
-        case drain
+        /// It took the role: deliver what waits, and give the role up.
+        case finish
         /// Nothing: no replay, or the thread delivering delivers it.
         case none
     }
@@ -495,8 +649,10 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
         state.withLock { $0.entries.count - $0.tombstones }
     }
 
+    /// The value most recently sent (``ValueEmitter/lastValue``): the last one queued, or else
+    /// the last one whose delivery started (every queued value was sent after it).
     var lastSent: Value? {
-        state.withLock { $0.lastSent }
+        state.withLock { state in state.queue.last ?? lastDelivered(in: &state) }
     }
 
     /// How this core is named in the event log.

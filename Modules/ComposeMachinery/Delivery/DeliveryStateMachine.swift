@@ -19,10 +19,11 @@
 /// The queue itself lives beside the word, under its owner's lock (``LockedState``). The pending
 /// count moves with it: a value is appended in the same hold of the lock as the transition that
 /// counts it (``send(_:)``, ``enqueuedForLater(_:)``), and taken in the same hold as the one that
-/// uncounts it (``tookNext(_:)``, or ``tookAll(_:count:)`` for the whole queue). The two
-/// transitions that need no queue, ``finish(_:)`` (give the role up) and ``claim(_:)`` (take it
-/// for a waiting queue), run without the lock: that keeps a send that finds nobody delivering to
-/// one lock round trip and two atomic operations.
+/// uncounts it (``tookNext(_:)``, or ``tookAll(_:count:)`` for the whole queue). The
+/// transitions that need no queue, ``finish(_:)`` (give the role up), ``claim(_:)`` (take it
+/// for a waiting queue) and ``sendWithoutLock(_:)`` (take it from idle, for an owner that keeps a
+/// snapshot of its handlers), run without the lock: that keeps a send that finds nobody
+/// delivering to two atomic operations, or one lock round trip and two atomic operations.
 ///
 /// ## Why nothing is stranded
 /// A value is only queued while somebody holds the role or values already wait, and the count says
@@ -44,6 +45,10 @@ package enum DeliveryStateMachine {
     ///   - ``DeliveryAction/drain``: nobody delivers but values wait (queued for later). The
     ///     sender appends its value behind them (it is counted already) and took the role: after
     ///     unlocking it applies ``finish(_:)``, which hands it the queue.
+    ///
+    /// Granting ``DeliveryAction/deliverNow`` marks the snapshot fresh (see
+    /// ``sendWithoutLock(_:)``): the sender publishes the handlers it is about to read in the same
+    /// hold of the lock.
     @inlinable
     package static func send(_ state: inout DeliveryState) -> DeliveryAction {
         if state.isDelivering {
@@ -51,9 +56,44 @@ package enum DeliveryStateMachine {
             return .enqueue
         }
         state.isDelivering = true
-        if state.pending == 0 { return .deliverNow }
+        if state.pending == 0 {
+            state.snapshotIsStale = false
+            return .deliverNow
+        }
         state.pending += 1
         return .drain
+    }
+
+    /// A sender arrives with a value and does not take the lock. Needs no lock.
+    ///
+    /// An owner whose handlers change rarely keeps a *snapshot* of them, published under its
+    /// lock by the last thread that took the role holding it, and lets a sender that finds
+    /// nobody delivering, nothing waiting and the snapshot fresh deliver to it without the lock:
+    /// one compare-and-exchange from idle. Every change to the handlers marks the snapshot stale
+    /// first (``handlersWillChange(_:)``), so a sender that succeeds reads handlers nobody is
+    /// changing; every other state sends the sender to the lock.
+    ///
+    /// - Returns: ``DeliveryAction/deliverNow``: the sender took the role; it delivers the value
+    ///   to the snapshot, then applies ``finish(_:)``. ``DeliveryAction/takeTheLock``: nothing
+    ///   changed; the sender applies ``send(_:)`` under the lock instead.
+    @inlinable
+    package static func sendWithoutLock(_ state: inout DeliveryState) -> DeliveryAction {
+        guard state.rawValue == 0 else { return .takeTheLock }  // idle
+        state.isDelivering = true
+        return .deliverNow
+    }
+
+    /// The owner is about to change its handlers. Applied under the owner's lock, before the
+    /// change: it marks the snapshot stale, so no sender delivers to it without the lock until a
+    /// holder of the role publishes a fresh one.
+    ///
+    /// - Returns: ``DeliveryAction/writeInPlace`` when nobody delivers: every reader of the
+    ///   published handlers is done, and none can start before the lock is released.
+    ///   ``DeliveryAction/writeACopy`` when somebody delivers, and may be reading them now.
+    @inlinable
+    package static func handlersWillChange(_ state: inout DeliveryState) -> DeliveryAction {
+        state.snapshotIsStale = true
+        return state.isDelivering ? .writeACopy : .writeInPlace
     }
 
     /// A value was queued by a caller that orders deliveries by a lock of its own (a store queues
@@ -93,9 +133,13 @@ package enum DeliveryStateMachine {
     /// The holder of the role took the next value from the queue. Applied under the owner's lock,
     /// in the same hold as the removal.
     @inlinable
+    ///
+    /// It marks the snapshot fresh, like ``send(_:)``: the holder publishes the handlers in the
+    /// same hold.
     package static func tookNext(_ state: inout DeliveryState) -> DeliveryAction {
         precondition(state.isDelivering && state.pending > 0, "took a value that was not counted")
         state.pending -= 1
+        state.snapshotIsStale = false
         return .deliverNow
     }
 
@@ -127,14 +171,22 @@ package enum DeliveryAction: Equatable, Sendable {
     case takeNext
     /// The role was given up.
     case idle
+    /// Nothing changed: apply ``DeliveryStateMachine/send(_:)`` under the lock.
+    case takeTheLock
+    /// Change the handlers in place: nobody reads them.
+    case writeInPlace
+    /// Change a copy of the handlers, and keep the published ones alive: a delivery may read them.
+    case writeACopy
 }
 
-/// The state of ``DeliveryStateMachine``: whether a thread holds the delivery role, and how many
-/// values wait in the queue. One word, so a transition is one compare-and-exchange.
+/// The state of ``DeliveryStateMachine``: whether a thread holds the delivery role, how many
+/// values wait in the queue, and whether the owner's snapshot of its handlers is stale. One word,
+/// so a transition is one compare-and-exchange.
 @frozen
 @usableFromInline
 package struct DeliveryState: Equatable, Sendable, CustomStringConvertible {
-    /// Bit 0: the role is held. The other bits: the number of values waiting.
+    /// Bit 0: the role is held. Bit 1: the snapshot is stale. The other bits: the number of
+    /// values waiting.
     @usableFromInline
     package var rawValue: UInt
 
@@ -147,9 +199,9 @@ package struct DeliveryState: Equatable, Sendable, CustomStringConvertible {
     }
 
     @inlinable
-    package init(isDelivering: Bool = false, pending: Int = 0) {
+    package init(isDelivering: Bool = false, pending: Int = 0, snapshotIsStale: Bool = false) {
         precondition(pending >= 0)
-        rawValue = UInt(pending) << 1 | (isDelivering ? 1 : 0)
+        rawValue = UInt(pending) << 2 | (snapshotIsStale ? 2 : 0) | (isDelivering ? 1 : 0)
     }
 
     /// Whether a thread holds the delivery role.
@@ -159,20 +211,31 @@ package struct DeliveryState: Equatable, Sendable, CustomStringConvertible {
         set { rawValue = newValue ? rawValue | 1 : rawValue & ~1 }
     }
 
+    /// Whether the handlers changed since a holder of the role last published them: senders
+    /// must take the lock (see ``DeliveryStateMachine/sendWithoutLock(_:)``). Owners that keep no
+    /// snapshot (a ``Relay``) never set it.
+    @inlinable
+    package var snapshotIsStale: Bool {
+        get { rawValue & 2 != 0 }
+        set { rawValue = newValue ? rawValue | 2 : rawValue & ~2 }
+    }
+
     /// The number of values waiting in the queue.
     @inlinable
     package var pending: Int {
-        get { Int(rawValue >> 1) }
-        set { rawValue = UInt(newValue) << 1 | rawValue & 1 }
+        get { Int(rawValue >> 2) }
+        set { rawValue = UInt(newValue) << 2 | rawValue & 3 }
     }
 
     @usableFromInline
     package var description: String {
-        switch (isDelivering, pending) {
-        case (false, 0): "idle"
-        case (true, 0): "delivering"
-        case (false, let pending): "pending \(pending)"
-        case (true, let pending): "delivering, pending \(pending)"
-        }
+        let role =
+            switch (isDelivering, pending) {
+            case (false, 0): "idle"
+            case (true, 0): "delivering"
+            case (false, let pending): "pending \(pending)"
+            case (true, let pending): "delivering, pending \(pending)"
+            }
+        return snapshotIsStale ? role + ", snapshot stale" : role
     }
 }

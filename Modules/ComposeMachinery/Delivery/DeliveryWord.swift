@@ -40,13 +40,16 @@ package struct DeliveryWord: ~Copyable, Sendable {
     /// Applies `transition`, which runs under the owner's lock, atomically, and returns its
     /// action.
     ///
-    /// From the idle state only a thread holding the owner's lock can change the word: ``DeliveryStateMachine/claim(_:)``
+    /// For an owner that never applies ``DeliveryStateMachine/sendWithoutLock(_:)`` (a ``Relay``),
+    /// only a thread holding its lock can change the word from the idle state: ``DeliveryStateMachine/claim(_:)``
     /// needs values waiting, which only a lock holder can add, and ``DeliveryStateMachine/finish(_:)`` and ``DeliveryStateMachine/tookNext(_:)``
     /// need the role. So a transition from idle, under the lock, is written with a plain store
     /// (the common case: a send that finds nobody delivering), and any other with
-    /// ``apply(_:)``'s compare-and-exchange.
+    /// ``apply(_:)``'s compare-and-exchange. An owner whose senders may take the role without the
+    /// lock uses ``apply(_:)`` for every transition.
     ///
-    /// - Precondition: The caller holds the lock that guards the queue this word counts.
+    /// - Precondition: The caller holds the lock that guards the queue this word counts, and no
+    ///   thread changes the word from idle without it.
     @inlinable
     @discardableResult
     package func applyHoldingLock(_ transition: (inout DeliveryState) -> DeliveryAction) -> DeliveryAction {
@@ -69,6 +72,20 @@ package struct DeliveryWord: ~Copyable, Sendable {
         word.compareExchange(
             expected: DeliveryState(isDelivering: true).rawValue,
             desired: DeliveryState().rawValue,
+            ordering: .sequentiallyConsistent
+        ).exchanged
+    }
+
+    /// ``DeliveryStateMachine/sendWithoutLock(_:)``, as one compare-and-exchange from idle that
+    /// does not load the word first.
+    ///
+    /// - Returns: Whether the caller took the role (``DeliveryAction/deliverNow``); `false` means
+    ///   ``DeliveryAction/takeTheLock``, and the word is unchanged.
+    @inlinable
+    package func sendWithoutLock() -> Bool {
+        word.compareExchange(
+            expected: DeliveryState().rawValue,
+            desired: DeliveryState(isDelivering: true).rawValue,
             ordering: .sequentiallyConsistent
         ).exchanged
     }
