@@ -13,7 +13,7 @@ import Testing
 /// it missed: every handler must hear a run with no gap that ends with the last value sent. Each
 /// test runs with a value that fits a word (an `Int`, sent without the lock) and one that does not
 /// (a `String`, sent under it), which must behave the same.
-@Suite struct SendWithoutLockTests {
+@Suite(.serialized) struct SendWithoutLockTests {
     /// At least this many sends, and more until `registrations` handlers came and went.
     static let sends = 50_000
     static let registrations = 40
