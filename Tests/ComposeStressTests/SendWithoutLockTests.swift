@@ -9,18 +9,26 @@ import Testing
 /// without the lock"). These tests race it against what changes the handlers and what reads the
 /// current value: registering, `~+=`, ``ValueEmitter/withCurrent()``, ``ValueEmitter/lastValue``.
 ///
-/// One thread sends 0, 1, 2, ... while another registers, so a handler's values say exactly what
-/// it missed: every handler must hear a run with no gap that ends with the last value sent. Each
-/// test runs with a value that fits a word (an `Int`, sent without the lock) and one that does not
-/// (a `String`, sent under it), which must behave the same.
+/// One thread sends 0, 1, 2, ... while another registers and cancels, so a handler's values say
+/// exactly what it missed: every handler must hear a run with no gap, from no later than the
+/// first send that started after its registration returned until its cancellation. Each test
+/// runs with a value that fits a word (an `Int`, sent without the lock) and one that does not (a
+/// `String`, sent under it), which must behave the same.
 @Suite(.serialized) struct SendWithoutLockTests {
     /// At least this many sends, and more until `registrations` handlers came and went.
     static let sends = 50_000
     static let registrations = 40
 
-    /// How a test sends `Int`s: as themselves, or spelled out in a `String`.
+    /// How a test sends numbers: as `Int`s, or spelled out in `String`s.
     enum Spelling: String, CaseIterable, Sendable {
         case word, string
+
+        var type: any Numbered.Type {
+            switch self {
+            case .word: Int.self
+            case .string: String.self
+            }
+        }
     }
 
     /// What one handler of ``race(_:_:register:)`` heard.
@@ -36,9 +44,8 @@ import Testing
     /// Sends 0, 1, 2, ... on one thread while another registers a handler with `register`, waits
     /// until it heard a value, cancels it, and starts again, until at least `sends` values were
     /// sent and `registrations` handlers came and went. Returns what each handler heard.
-    static func race<Value: Sendable, Element: Sendable>(
+    static func race<Value: Numbered, Element: Sendable>(
         _ emitter: ValueEmitter<Value>,
-        _ value: @escaping @Sendable (Int) -> Value,
         register: @escaping @Sendable (Recorder<Element>) -> EmitterSubscription
     ) async -> [Heard<Element>] {
         let started = Atomic<Int>(0)
@@ -50,7 +57,7 @@ import Testing
                 var number = 0
                 while number < sends || registered.load(ordering: .relaxed) < registrations {
                     started.store(number + 1, ordering: .sequentiallyConsistent)
-                    emitter.send(value(number))
+                    emitter.send(Value(number))
                     number += 1
                 }
                 done.store(true, ordering: .releasing)
@@ -89,21 +96,13 @@ import Testing
 
     @Test(arguments: Spelling.allCases)
     func aHandlerRegisteredDuringSendsHearsEveryValueSentAfterIt(spelling: Spelling) async {
-        switch spelling {
-        case .word:
-            await handlersHearRuns(ValueEmitter<Int>(), { $0 }, number: { $0 })
-        case .string:
-            await handlersHearRuns(ValueEmitter<String>(), { String($0) }, number: { Int($0)! })
-        }
+        await handlersHearRuns(spelling.type)
     }
 
-    private func handlersHearRuns<Value: Sendable>(
-        _ emitter: ValueEmitter<Value>,
-        _ value: @escaping @Sendable (Int) -> Value,
-        number: @escaping @Sendable (Value) -> Int
-    ) async {
-        let heard = await Self.race(emitter, value) { (recorder: Recorder<Int>) in
-            emitter += { recorder.record(number($0)) }
+    private func handlersHearRuns<Value: Numbered>(_: Value.Type) async {
+        let emitter = ValueEmitter<Value>()
+        let heard = await Self.race(emitter) { (recorder: Recorder<Int>) in
+            emitter += { recorder.record($0.number) }
         }
         for handler in heard {
             Self.expectRun(handler.values, owed: handler.owed, cancelledFrom: handler.cancelledFrom, "+=")
@@ -112,24 +111,16 @@ import Testing
 
     @Test(arguments: Spelling.allCases)
     func changesRegisteredDuringSendsStartFromTheValueBeforeTheirFirst(spelling: Spelling) async {
-        switch spelling {
-        case .word:
-            await changesAreConsecutive(ValueEmitter<Int>(), { $0 }, number: { $0 })
-        case .string:
-            await changesAreConsecutive(ValueEmitter<String>(), { String($0) }, number: { Int($0)! })
-        }
+        await changesAreConsecutive(spelling.type)
     }
 
     /// `~+=`'s first `previous` is the value current when it subscribed: with a value that
     /// might be written by a send holding no lock at that very moment, the registration leaves it
     /// to that send, which must hand over its own value, not the one before.
-    private func changesAreConsecutive<Value: Sendable>(
-        _ emitter: ValueEmitter<Value>,
-        _ value: @escaping @Sendable (Int) -> Value,
-        number: @escaping @Sendable (Value) -> Int
-    ) async {
-        let heard = await Self.race(emitter, value) { (recorder: Recorder<Pair>) in
-            emitter ~+= { new, previous in recorder.record(Pair(new: number(new), previous: previous.map(number))) }
+    private func changesAreConsecutive<Value: Numbered>(_: Value.Type) async {
+        let emitter = ValueEmitter<Value>()
+        let heard = await Self.race(emitter) { (recorder: Recorder<Pair>) in
+            emitter ~+= { new, previous in recorder.record(Pair(new: new.number, previous: previous?.number)) }
         }
         for handler in heard {
             // A send that overlaps the cancellation may skip the handler, and the next one's
@@ -150,24 +141,16 @@ import Testing
 
     @Test(arguments: Spelling.allCases)
     func withCurrentDuringSendsStartsFromTheCurrentValueWithNoGap(spelling: Spelling) async {
-        switch spelling {
-        case .word:
-            await currentThenRun(ValueEmitter<Int>(), { $0 }, number: { $0 })
-        case .string:
-            await currentThenRun(ValueEmitter<String>(), { String($0) }, number: { Int($0)! })
-        }
+        await currentThenRun(spelling.type)
     }
 
     /// The current value, then every value after it: a run, with no gap and no value twice.
     /// With the value read by a registration that leaves it to a send holding the role, a
     /// current value read too early shows as a gap.
-    private func currentThenRun<Value: Sendable>(
-        _ emitter: ValueEmitter<Value>,
-        _ value: @escaping @Sendable (Int) -> Value,
-        number: @escaping @Sendable (Value) -> Int
-    ) async {
-        let heard = await Self.race(emitter, value) { (recorder: Recorder<Int>) in
-            emitter.withCurrent() += { recorder.record(number($0)) }
+    private func currentThenRun<Value: Numbered>(_: Value.Type) async {
+        let emitter = ValueEmitter<Value>()
+        let heard = await Self.race(emitter) { (recorder: Recorder<Int>) in
+            emitter.withCurrent() += { recorder.record($0.number) }
         }
         for handler in heard {
             Self.expectRun(handler.values, owed: handler.owed, cancelledFrom: handler.cancelledFrom, "withCurrent")
@@ -176,24 +159,16 @@ import Testing
 
     @Test(arguments: Spelling.allCases)
     func lastValueNeverGoesBackAndEndsWithTheLastSent(spelling: Spelling) async {
-        switch spelling {
-        case .word:
-            await lastValueIsMonotonic(ValueEmitter<Int>(), { $0 }, number: { $0 })
-        case .string:
-            await lastValueIsMonotonic(ValueEmitter<String>(), { String($0) }, number: { Int($0)! })
-        }
+        await lastValueIsMonotonic(spelling.type)
     }
 
     /// Read from another thread while values are sent, the last value never goes back, and once
     /// the sends are over it is the last one; read by a handler, it is the value being delivered.
-    private func lastValueIsMonotonic<Value: Sendable>(
-        _ emitter: ValueEmitter<Value>,
-        _ value: @escaping @Sendable (Int) -> Value,
-        number: @escaping @Sendable (Value) -> Int
-    ) async {
+    private func lastValueIsMonotonic<Value: Numbered>(_: Value.Type) async {
+        let emitter = ValueEmitter<Value>()
         let notCurrent = Atomic<Int>(0)
         emitter += { delivered in
-            if emitter.lastValue.map(number) != number(delivered) { notCurrent.add(1, ordering: .relaxed) }
+            if emitter.lastValue?.number != delivered.number { notCurrent.add(1, ordering: .relaxed) }
         }
         let done = Atomic<Bool>(false)
         let backwards = Atomic<Int>(0)
@@ -203,7 +178,7 @@ import Testing
             if thread == 0 {
                 var number = 0
                 while number < Self.sends || reads.load(ordering: .relaxed) < 1_000 {
-                    emitter.send(value(number))
+                    emitter.send(Value(number))
                     number += 1
                 }
                 last.store(number - 1, ordering: .relaxed)
@@ -211,7 +186,7 @@ import Testing
             } else {
                 var latest = -1
                 while !done.load(ordering: .acquiring) {
-                    let read = emitter.lastValue.map(number) ?? -1
+                    let read = emitter.lastValue?.number ?? -1
                     if read < latest { backwards.add(1, ordering: .relaxed) }
                     latest = max(latest, read)
                     reads.add(1, ordering: .relaxed)
@@ -220,7 +195,7 @@ import Testing
         }
         #expect(backwards.load(ordering: .relaxed) == 0)
         #expect(notCurrent.load(ordering: .relaxed) == 0)
-        #expect(emitter.lastValue.map(number) == last.load(ordering: .relaxed))
+        #expect(emitter.lastValue?.number == last.load(ordering: .relaxed))
     }
 
     /// Handlers registered and cancelled from one thread while three send without the lock: a
@@ -256,4 +231,18 @@ import Testing
         }
         #expect(emitter.subscriberCount == 1)
     }
+}
+
+/// A value the tests send that stands for a number.
+protocol Numbered: Sendable {
+    init(_ number: Int)
+    var number: Int { get }
+}
+
+extension Int: Numbered {
+    var number: Int { self }
+}
+
+extension String: Numbered {
+    var number: Int { Int(self)! }
 }
