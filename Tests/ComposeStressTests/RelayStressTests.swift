@@ -59,4 +59,68 @@ import Testing
         #expect(overlap.load(ordering: .relaxed) == 0)
         #expect(last.value.allSatisfy { $0 == 19_999 })
     }
+
+    /// A store's way of using a relay: four threads number events under a lock of their own and
+    /// hand each to the relay in the same hold (``Relay/takeTheRoleOrEnqueue(_:)``), handling it
+    /// themselves when they took the role; a fifth queues events without that lock, and the
+    /// handler posts a follow-up now and then, which must be queued, not taken. Every numbered
+    /// event is handled once, in the lock's order, never two at once, whichever thread handles
+    /// it.
+    @Test func eventsPostedUnderTheOwnersLockAreHandledInItsOrder() async {
+        let relay = Relay<Int>(roleIsTakenUnderOwnersLock: true)
+        let owner = LockedBox(0)  // the next number
+        let lastNumbered = Atomic<Int>(-1)
+        let disorder = Atomic<Int>(0)
+        let overlap = Atomic<Int>(0)
+        let inside = Atomic<Int>(0)
+        let unnumbered = Atomic<Int>(0)
+        let takenInsideTheHandler = Atomic<Int>(0)
+        let taken = Atomic<Int>(0)
+        // Under the owner's lock: numbers an event and posts it. Returns it if this thread took
+        // the role (it handles it after the lock).
+        let post: @Sendable () -> Int? = {
+            owner.mutate { next in
+                defer { next += 1 }
+                return relay.takeTheRoleOrEnqueue(next) ? next : nil
+            }
+        }
+        let handle: @Sendable (Int) -> Void = { event in
+            if inside.add(1, ordering: .relaxed).newValue != 1 { overlap.add(1, ordering: .relaxed) }
+            if event < 0 {
+                unnumbered.add(1, ordering: .relaxed)
+            } else {
+                if lastNumbered.exchange(event, ordering: .relaxed) != event - 1 { disorder.add(1, ordering: .relaxed) }
+                if event % 97 == 0 {
+                    // A handler's post finds the role taken: queued behind what waits.
+                    if post() != nil { takenInsideTheHandler.add(1, ordering: .relaxed) }
+                    relay.drain()
+                }
+            }
+            inside.subtract(1, ordering: .relaxed)
+        }
+        relay.start(handle)
+        let rounds = 40_000
+        await onThreads(5) { thread in
+            for index in 0..<rounds {
+                if thread == 4 {
+                    relay.enqueue(-1 - index)
+                    relay.drain()
+                } else if let event = post() {
+                    taken.add(1, ordering: .relaxed)
+                    relay.handleTaken { handle(event) }
+                } else {
+                    relay.drain()
+                }
+            }
+        }
+        let posted = owner.value
+        #expect(posted > 4 * rounds, "the handler posted follow-ups")
+        #expect(lastNumbered.load(ordering: .relaxed) == posted - 1, "every numbered event was handled")
+        #expect(disorder.load(ordering: .relaxed) == 0)
+        #expect(overlap.load(ordering: .relaxed) == 0)
+        #expect(unnumbered.load(ordering: .relaxed) == rounds)
+        #expect(takenInsideTheHandler.load(ordering: .relaxed) == 0)
+        #expect(taken.load(ordering: .relaxed) > 0, "some posts took the role")
+        #expect(relay.backlog == 0)
+    }
 }

@@ -40,8 +40,9 @@ package struct DeliveryWord: ~Copyable, Sendable {
     /// Applies `transition`, which runs under the owner's lock, atomically, and returns its
     /// action.
     ///
-    /// For an owner that never applies ``DeliveryStateMachine/sendWithoutLock(_:)`` (a ``Relay``),
-    /// only a thread holding its lock can change the word from the idle state: ``DeliveryStateMachine/claim(_:)``
+    /// For an owner that never applies ``DeliveryStateMachine/sendWithoutLock(_:)`` (a ``Relay``
+    /// whose owner does not take the role under a lock of its own), only a thread holding its
+    /// lock can change the word from the idle state: ``DeliveryStateMachine/claim(_:)``
     /// needs values waiting, which only a lock holder can add, and ``DeliveryStateMachine/finish(_:)`` and ``DeliveryStateMachine/tookNext(_:)``
     /// need the role. So a transition from idle, under the lock, is written with a plain store
     /// (the common case: a send that finds nobody delivering), and any other with

@@ -87,9 +87,23 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     /// The thread handling events now, or 0.
     @usableFromInline let handlingThread = Atomic<UInt>(0)
 
+    /// Whether ``takeTheRoleOrEnqueue(_:)`` is used: a thread may then take the role from idle
+    /// without `books`' lock, so the transitions applied under it are compare-and-exchanges
+    /// (see ``DeliveryWord/applyHoldingLock(_:)``).
+    @usableFromInline let roleIsTakenUnderOwnersLock: Bool
+
+    /// - Parameters:
+    ///   - running: Where events are handled.
+    ///   - roleIsTakenUnderOwnersLock: Whether the owner queues events with
+    ///     ``takeTheRoleOrEnqueue(_:)`` (an inline relay only).
     @usableFromInline
-    package init(running: Running = .inline) {
+    package init(running: Running = .inline, roleIsTakenUnderOwnersLock: Bool = false) {
+        if roleIsTakenUnderOwnersLock, case .inline = running {
+        } else {
+            precondition(!roleIsTakenUnderOwnersLock, "Relay: only an inline relay lets its owner take the role")
+        }
         self.running = running
+        self.roleIsTakenUnderOwnersLock = roleIsTakenUnderOwnersLock
     }
 
     /// Sets the handler. Call it once.
@@ -123,7 +137,7 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
             return
         }
         let handler: Handler?? = books.withLock { books in
-            switch delivery.applyHoldingLock(DeliveryStateMachine.send) {
+            switch applyUnderBooksLock(DeliveryStateMachine.send) {
             case .deliverNow:
                 return .some(books.handler)
             case .drain:
@@ -147,8 +161,51 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     package func enqueue(_ event: Event) {
         books.withLock { books in
             books.queue.append(event)
-            delivery.applyHoldingLock(DeliveryStateMachine.enqueuedForLater)
+            applyUnderBooksLock(DeliveryStateMachine.enqueuedForLater)
         }
+    }
+
+    /// For an owner that orders events by a lock of its own, called under that lock: takes the
+    /// role if nobody handles events and none wait (one compare-and-exchange, no queue), or
+    /// queues `event` like ``enqueue(_:)``. Never calls the handler.
+    ///
+    /// After releasing its lock the owner calls ``handleTaken(_:)`` to handle `event` if this
+    /// returned `true`, and ``drain()`` otherwise. Events stay in the order of the owner's lock:
+    /// an event queued after this one, under that lock, finds the role taken and waits for its
+    /// holder, which handles this one first.
+    ///
+    /// - Returns: Whether the caller took the role (and must handle `event` itself).
+    /// - Precondition: The relay was made with `roleIsTakenUnderOwnersLock`.
+    @inlinable
+    package func takeTheRoleOrEnqueue(_ event: Event) -> Bool {
+        precondition(roleIsTakenUnderOwnersLock, "Relay: made without roleIsTakenUnderOwnersLock")
+        if delivery.sendWithoutLock() { return true }
+        enqueue(event)
+        return false
+    }
+
+    /// Handles the event for which ``takeTheRoleOrEnqueue(_:)`` took the role, by calling
+    /// `handle` (the owner's own way of doing what the relay's handler does with that event,
+    /// called directly: no lock, no queue); then handles what was queued meanwhile, and gives
+    /// the role up.
+    ///
+    /// `handle` is called even if the relay was stopped since the role was taken: the owner
+    /// took the role and started handling the event under its own lock, and it finishes it.
+    /// (A store stops its relay in its `deinit`, when no commit can be running.)
+    @inlinable
+    package func handleTaken(_ handle: () -> Void) {
+        handlingThread.store(ThreadIdentity.current, ordering: .relaxed)
+        handle()
+        handlingThread.store(0, ordering: .relaxed)
+        if !delivery.giveUpIfNothingWaits() { finish() }
+    }
+
+    /// Applies a transition under `books`' lock: with a plain store from idle when only lock
+    /// holders take the role from idle, with a compare-and-exchange otherwise.
+    @inlinable
+    @discardableResult
+    func applyUnderBooksLock(_ transition: (inout DeliveryState) -> DeliveryAction) -> DeliveryAction {
+        roleIsTakenUnderOwnersLock ? delivery.apply(transition) : delivery.applyHoldingLock(transition)
     }
 
     /// Handles what ``enqueue(_:)`` queued, unless events are being handled (then they will be).

@@ -76,12 +76,11 @@ extension StoreStorage {
         let wantsStates = needsStates
         // Queued under the lock, like a commit's notice, so notices stay in commit order. The
         // version stays: the state did not change, and a `mutate` need not run again.
-        let heard = core.withLock { core in
-            guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return false }
-            notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: core.state, new: core.state) : nil))
-            return true
+        let posted: Taken?? = core.withLock { core in
+            guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return nil }
+            return .some(post(Notice(changes: changes, states: wantsStates ? States(old: core.state, new: core.state) : nil), in: &core))
         }
-        if heard { notifier.drain() }
+        if let posted { deliverPosted(posted) }
     }
 }
 

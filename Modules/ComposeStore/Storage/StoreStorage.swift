@@ -160,7 +160,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     @inlinable
     var notifier: Relay<Notice> {
         lazyNotifier.get {
-            let notifier = Relay<Notice>()
+            let notifier = Relay<Notice>(roleIsTakenUnderOwnersLock: true)
             notifier.start { [weak self] notice in
                 self?.deliver(notice)
             }
@@ -357,15 +357,14 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 buffer?.syncedVersion = core.version
                 referencesCommitted(changes, in: &core)
                 guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return .unheard }
-                notifier.enqueue(Notice(changes: changes, states: states))
-                return .committed
+                return .committed(post(Notice(changes: changes, states: states), in: &core))
             }
             switch outcome {
             case .gated(let gate):
                 gate.waitForTheIrrevocableRun()
                 continue
-            case .committed:
-                notifier.drain()
+            case .committed(let taken):
+                deliverPosted(taken)
             case .unchanged, .unheard:
                 break
             }
@@ -408,8 +407,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         core.version &+= 1
         buffer?.syncedVersion = core.version
         guard !changes.isEmpty else { return .unheard }
-        notifier.enqueue(Notice(changes: changes, states: nil))
-        return .committed
+        return .committed(post(Notice(changes: changes, states: nil), in: &core))
     }
 
     /// The copy a whole-state `_modify` (`state.x = value`) changes before it is committed: the
@@ -499,8 +497,9 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// What a write's attempt to commit came to.
     @usableFromInline
     enum Commit {
-        /// Committed, with a notice queued.
-        case committed
+        /// Committed, with a notice posted (see ``post(_:in:)``): the notice and its observers, if
+        /// this thread took the notifier's role and delivers it itself.
+        case committed(Taken?)
         /// Committed; nobody hears it, so no notice was queued.
         case unheard
         /// Nothing changed; nobody is notified.
@@ -551,15 +550,14 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 referencesCommitted(changes, in: &core)
                 guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return .unheard }
                 states?.new = core.state
-                notifier.enqueue(Notice(changes: changes, states: states))
-                return .committed
+                return .committed(post(Notice(changes: changes, states: states), in: &core))
             }
             switch outcome {
             case .gated(let gate):
                 gate.waitForTheIrrevocableRun()
                 continue
-            case .committed:
-                notifier.drain()
+            case .committed(let taken):
+                deliverPosted(taken)
             case .unchanged, .unheard:
                 break
             }
@@ -584,7 +582,8 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         if let working = MutationFrame.workingCopy(of: self) {
             return try body(&working.assumingMemoryBound(to: State.self).pointee)
         }
-        var changed = false
+        // Set when a notice was posted: the notice itself if this thread took the notifier's role.
+        var posted: Taken?? = nil
         let result = try runOptimistically(
             on: core,
             snapshot: { $0.state },
@@ -606,8 +605,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                         withUnsafeBytes(of: &core.state) { new in core.registry.changedObservedWords(old: old, new: new) }
                     }
                     guard !changes.isEmpty else { return }
-                    notifier.enqueue(Notice(changes: changes, states: nil))
-                    changed = true
+                    posted = .some(post(Notice(changes: changes, states: nil), in: &core))
                     return
                 }
                 let changes = withUnsafeBytes(of: &copy) { old in
@@ -617,11 +615,10 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 core.version &+= 1
                 referencesCommitted(changes, in: &core)
                 guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return }
-                notifier.enqueue(Notice(changes: changes, states: wantsStates ? States(old: copy, new: core.state) : nil))
-                changed = true
+                posted = .some(post(Notice(changes: changes, states: wantsStates ? States(old: copy, new: core.state) : nil), in: &core))
             }
         )
-        if changed { notifier.drain() }
+        if let posted { deliverPosted(posted) }
         return result
     }
 
@@ -666,6 +663,43 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         return observer
     }
 
+    /// A notice whose delivery the committing thread took on (see ``post(_:in:)``), with its
+    /// observers already collected.
+    @usableFromInline
+    struct Taken {
+        @usableFromInline let notice: Notice
+        @usableFromInline let snapshot: Snapshot?
+
+        @inlinable
+        init(notice: Notice, snapshot: Snapshot?) {
+            self.notice = notice
+            self.snapshot = snapshot
+        }
+    }
+
+    /// Hands the notice of a commit to the notifier. Called under the lock, which orders
+    /// notices: if nobody delivers and nothing waits, takes the notifier's role and, in the same
+    /// hold of the lock, collects the notice's observers (the first half of ``deliver(_:)``),
+    /// and returns them for this thread to deliver after the lock, without queueing anything;
+    /// otherwise queues the notice and returns `nil`. Either way, call ``deliverPosted(_:)``
+    /// after the lock.
+    @inlinable
+    func post(_ notice: Notice, in core: inout Core) -> Taken? {
+        guard notifier.takeTheRoleOrEnqueue(notice) else { return nil }
+        return Taken(notice: notice, snapshot: collect(notice.changes, in: &core))
+    }
+
+    /// After the lock: delivers the notice ``post(_:in:)`` took on (then whatever was queued
+    /// meanwhile), or, if it queued it, has the queue delivered unless somebody is delivering it.
+    @inlinable
+    func deliverPosted(_ taken: Taken?) {
+        if let taken {
+            notifier.handleTaken { deliverCollected(taken.notice, snapshot: taken.snapshot) }
+        } else {
+            notifier.drain()
+        }
+    }
+
     /// Queues a notice that makes the observers of `words` (every observer for
     /// ``ObservedWords/anywhere``) look again.
     @usableFromInline
@@ -697,20 +731,35 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// Delivers one notice. Runs on the notifier, one notice at a time, without the lock.
     @inlinable
     func deliver(_ notice: Notice) {
+        let slot = core.withLock { collect(notice.changes, in: &$0) }
+        deliverCollected(notice, snapshot: slot)
+    }
+
+    /// The first half of delivering a notice, under the lock, by the holder of the notifier's
+    /// role: collects the observers of `changes` into ``collected``, having captured their
+    /// values from the state, and returns the notifier's slot holding a copy of the state if an
+    /// observer without offsets needs one.
+    @inlinable
+    func collect(_ changes: ChangedWords, in core: inout Core) -> Snapshot? {
         // Copied for observers without offsets only, into the notifier's reusable slot (empty
         // here, so filling it under the lock releases nothing).
-        let slot: Snapshot? = core.withLock { core in
-            let needsSnapshot = withUnsafeBytes(of: &core.state) { storage in
-                core.registry.collect(notice.changes, storage: storage.baseAddress!, into: &collected)
-            }
-            guard needsSnapshot else { return nil }
-            let slot = snapshot ?? Snapshot()
-            slot.pointer.initialize(to: core.state)
-            return slot
+        let needsSnapshot = withUnsafeBytes(of: &core.state) { storage in
+            core.registry.collect(changes, storage: storage.baseAddress!, into: &collected)
         }
+        guard needsSnapshot else { return nil }
+        let slot = snapshot ?? Snapshot()
+        slot.pointer.initialize(to: core.state)
+        return slot
+    }
+
+    /// The second half of delivering a notice, without the lock: the observers collected by
+    /// ``collect(_:in:)`` read the snapshot if they need it and fire, in subscription order;
+    /// then the rest of the store hears of the commit.
+    @inlinable
+    func deliverCollected(_ notice: Notice, snapshot slot: Snapshot?) {
         // The buffer belongs to the notifier, which never runs twice at once: sort it in place
         // (subscription order) and iterate it without copying, so a notice allocates nothing.
-        collected.sort { $0.id < $1.id }
+        if collected.count > 1 { collected.sort { $0.id < $1.id } }
         if let slot {
             snapshot = slot
             for observer in collected where !observer.words.isIndexed { observer.captureFromState(slot.pointer.pointee) }
