@@ -78,7 +78,8 @@ extension StoreStorage {
         // version stays: the state did not change, and a `mutate` need not run again.
         let posted: Taken?? = core.withLock { core in
             guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return nil }
-            return .some(post(Notice(changes: changes, states: wantsStates ? States(old: core.state, new: core.state) : nil), in: &core))
+            let states = wantsStates ? States(old: core.state, new: core.state) : nil
+            return .some(post(Notice(changes: changes, states: states), in: &core))
         }
         if let posted { deliverPosted(posted) }
     }

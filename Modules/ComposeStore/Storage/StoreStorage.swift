@@ -615,7 +615,8 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 core.version &+= 1
                 referencesCommitted(changes, in: &core)
                 guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return }
-                posted = .some(post(Notice(changes: changes, states: wantsStates ? States(old: copy, new: core.state) : nil), in: &core))
+                let states = wantsStates ? States(old: copy, new: core.state) : nil
+                posted = .some(post(Notice(changes: changes, states: states), in: &core))
             }
         )
         if let posted { deliverPosted(posted) }
