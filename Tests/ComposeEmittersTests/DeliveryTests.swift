@@ -215,7 +215,7 @@ import Testing
     /// A value the emitter remembers (`lastValue`) is released when a newer one replaces it;
     /// its deinit is user code and may read the same emitter. Before the fix it ran inside the
     /// emitter's lock: a relock, which crashed debug builds and deadlocked release builds.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aReplacedValueIsReleasedOutsideTheLock() async {
         final class ReadsOnDeinit: Sendable {
             let emitter: LockedBox<ValueEmitter<ReadsOnDeinit>?>

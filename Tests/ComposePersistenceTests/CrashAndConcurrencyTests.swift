@@ -16,7 +16,7 @@ import Darwin
     /// after the child reports its first or second save, so it lands inside the loop however
     /// fast or slow the child runs (real time is needed here: the kill has to land while the
     /// child saves).
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(5)))
     func aProcessKilledAtAnyMomentLeavesTheOldSaveOrTheNew() async throws {
         let directory = TemporaryDirectory()
         let storage = FilePersistentStorage(key: "crash", directory: directory.url)
@@ -112,7 +112,7 @@ struct PIDNamespaceTests {
     /// loop while this process restores the same key 300 times: every one of its saves succeeds.
     /// Before the fix, the restores deleted its temporary files as those of a dead process, and
     /// most of its saves failed with ENOENT.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aWriterInAnotherPIDNamespaceKeepsItsTemporaryFiles() async throws {
         let directory = TemporaryDirectory()
         try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)

@@ -12,7 +12,7 @@ import Darwin
 
 /// Whatever sits at a save's path, `restore()` answers at once with a `PersistenceError`: it
 /// never blocks, never allocates more than the limit, and leaves the thing as it found it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct HostileFileTests {
     struct State: Codable, AnyState {
         var name = "current"

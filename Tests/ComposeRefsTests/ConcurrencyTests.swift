@@ -80,7 +80,7 @@ import Testing
 
     /// A slow `Referred.mutate` against a writer that never pauses commits within a bounded
     /// number of runs (the same gate as a store's `mutate`; see `CommitGate`).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aSlowMutateCommitsUnderContention() async {
         let referred = Referred(Card.fresh())
         let runs = LockedBox(0)

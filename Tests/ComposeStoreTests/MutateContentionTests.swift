@@ -17,7 +17,7 @@ import Testing
     /// it never committed while the writer ran (7,168 runs in 15 s with a write every 50 µs); now
     /// each `mutate` commits within `optimisticRuns + 1` runs. The writer gives up after 10 s,
     /// so the old behaviour fails the run count rather than the time limit.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aSlowMutateCommitsWithinABoundedNumberOfRunsUnderContention() async {
         let store = Store<Counters>()
         let runs = LockedBox(0)
@@ -55,7 +55,7 @@ import Testing
     /// While an irrevocable body runs, other threads still read the store: the body holds no
     /// lock a reader needs. (The body waits until another thread has read; with the store's lock
     /// held it would wait forever.)
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func anIrrevocableBodyHoldsNoLockReadersNeed() async {
         let store = Store<Counters>()
         let readerReady = DispatchSemaphore(value: 0)
@@ -86,7 +86,7 @@ import Testing
 
     /// Eight threads mutate one store with bodies slow enough to collide, and two more write
     /// without pause: every increment lands.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func contendedMutationsLoseNothing() async {
         let store = Store<Counters>()
         let stop = LockedBox(false)
@@ -112,7 +112,7 @@ import Testing
 
     /// Two stores, each with an irrevocable `mutate` whose body writes the other store: neither
     /// waits for the other's gate, so both commit.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func irrevocableBodiesWritingEachOthersStoresDoNotDeadlock() async {
         let first = Store<Counters>()
         let second = Store<Counters>()

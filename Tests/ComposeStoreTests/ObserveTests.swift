@@ -239,7 +239,7 @@ import Testing
 
     /// Before the fix, the computed getter ran under the store's lock and relocked it: a crash
     /// in debug builds, a deadlock in release builds.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aComputedKeyPathIsReadWithoutTheStoresLock() {
         let store = Store<Reading>()
         Self.current.mutate { $0 = store }
@@ -255,7 +255,7 @@ import Testing
     /// read of its values and its registration) is not missed: the observer hears it. The
     /// computed key path makes the window deterministic: reading it has another thread write
     /// and finish notifying before the observer is registered.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aCommitDeliveredWhileAnObserverIsAddedIsNotMissed() async {
         let store = Store<Reading>()
         let heard = Recorder<Int>()

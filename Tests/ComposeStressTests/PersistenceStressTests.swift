@@ -14,7 +14,7 @@ import Testing
     /// holds it at the end, and every file set aside holds the corrupt bytes. (Before the fix, the
     /// good save was set aside in about a third of the rounds: the restore moved whatever was at
     /// the path when it failed, not what it had read.)
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func aConcurrentRestoreNeverSetsAsideOrDeletesAGoodSave() async throws {
         let directory = StressDirectory()
         for round in 0..<300 {

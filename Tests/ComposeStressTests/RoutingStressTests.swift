@@ -44,7 +44,7 @@ import Testing
     /// Three threads push at once, 2,000 rounds: exactly the top route is visible afterwards.
     /// Before the fix the host heard the pushes out of order, and two screens were left visible
     /// in 584 of 2,000 rounds.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(5)))
     func simultaneousPushesLeaveOnlyTheTopVisible() async {
         let host = ComponentHost(Pages())
         let router = host.root.router

@@ -139,7 +139,7 @@ struct CycleB: Service {
 
     /// A service's init may wait for another thread that reads another service. Before the fix
     /// every init ran under one process-wide lock, and this deadlocked.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func creatingOneServiceNeverBlocksCreatingAnother() {
         _ = Services.current[WaitsForAnotherThread.self]
         #expect(Services.current[Independent.self] == Independent())
