@@ -313,6 +313,26 @@ import Testing
         #expect(report.interleavings > 100)
     }
 
+    /// A store's way with its relay: commits post their notices under the store's lock, a
+    /// handler posts one more while it is called, and a refresh is queued without that lock and
+    /// claimed. A post takes the role only from idle, so it never overtakes a value queued
+    /// before it, and one that finds the role taken (its own handler's, too) is queued and
+    /// delivered by the holder.
+    @Test(arguments: [false, true])
+    func postsUnderTheOwnersLockAmongValuesQueuedForLater(fromTwoThreads: Bool) {
+        var model = DeliveryModel(
+            threads: fromTwoThreads
+                ? ["S": [.takeTheRoleOrEnqueue("s1"), .takeTheRoleOrEnqueue("s2")], "T": [.takeTheRoleOrEnqueue("t")]]
+                : ["S": [.takeTheRoleOrEnqueue("s")], "R": [.enqueueForLater("r"), .claim]],
+            subscribers: 1
+        )
+        model.takesEverythingWaiting = true
+        if !fromTwoThreads { model.handlerOfFirstSubscriberPosts = ["s": "s'"] }
+        let report = model.exploreEveryInterleaving()
+        #expect(report.failures == [])
+        #expect(report.interleavings == (fromTwoThreads ? 733 : 247))
+    }
+
     @Test func takingEverythingUncountsEverything() {
         var state = DeliveryState(isDelivering: true, pending: 3)
         #expect(Machine.tookAll(&state, count: 3) == .deliverNow)
@@ -365,6 +385,9 @@ struct DeliveryModel {
         case send(String)
         /// A send that tries the lock-free way first, and takes the lock (`send`) if told to.
         case sendWithoutLock(String)
+        /// A relay's owner posting under a lock of its own (``Relay/takeTheRoleOrEnqueue(_:)``):
+        /// the role taken from idle, or the value queued for later and claimed.
+        case takeTheRoleOrEnqueue(String)
         case enqueueForLater(String)
         case claim
         case finish
@@ -386,6 +409,9 @@ struct DeliveryModel {
     var lateSubscribers = 0
     /// The value the first subscriber's handler sends, reentrantly, when it gets a value.
     var handlerOfFirstSubscriberSends: [String: String] = [:]
+    /// The value the first subscriber's handler posts, as a relay's owner does
+    /// (``Step/takeTheRoleOrEnqueue(_:)``), when it gets a value.
+    var handlerOfFirstSubscriberPosts: [String: String] = [:]
     /// The subscriber the first subscriber's handler cancels when it gets a value.
     var handlerOfFirstSubscriberCancels: [String: Int] = [:]
     /// The `finish` transition, replaceable to check that the model catches a broken protocol.
@@ -476,6 +502,17 @@ struct DeliveryModel {
             case let action:
                 world.failures.append("sendWithoutLock answered \(action)")
             }
+        case .takeTheRoleOrEnqueue(let value):
+            switch DeliveryStateMachine.sendWithoutLock(&world.state) {
+            case .deliverNow:
+                world.sentAt[value] = world.clock
+                take(thread, in: &world)
+                then = delivery(of: value, in: &world) + [.finish]
+            case .takeTheLock:
+                then = [.enqueueForLater(value), .claim]
+            case let action:
+                world.failures.append("sendWithoutLock answered \(action)")
+            }
         case .enqueueForLater(let value):
             world.sentAt[value] = world.clock
             world.queue.append(value)
@@ -514,6 +551,7 @@ struct DeliveryModel {
             world.calls.append((value, subscriber))
             if subscriber == 0 {
                 if let sent = handlerOfFirstSubscriberSends[value] { then.append(.send(sent)) }
+                if let posted = handlerOfFirstSubscriberPosts[value] { then.append(.takeTheRoleOrEnqueue(posted)) }
                 if let cancelled = handlerOfFirstSubscriberCancels[value] { then.append(.cancel(cancelled)) }
             }
         case .subscribe(let subscriber):
