@@ -375,7 +375,8 @@ import Testing
 ///
 /// A step is what a thread does atomically: a transition applied under the owner's lock together
 /// with the queue change it asks for (`send`, `enqueueForLater`, `take`, `subscribe`, `cancel`),
-/// a transition without the lock (`sendWithoutLock`, `claim`, `finish`), or one handler call
+/// a transition without the lock (`sendWithoutLock`, the role taken by `takeTheRoleOrEnqueue`,
+/// `claim`, `finish`), or one handler call
 /// (`call`). A delivery under the lock is a snapshot of the live subscribers taken when the value
 /// is taken in hand, which it also publishes; a send without the lock delivers to the last one
 /// published. Then one `call` step per subscriber, each skipped if the subscriber was cancelled

@@ -98,9 +98,10 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     ///     ``takeTheRoleOrEnqueue(_:)`` (an inline relay only).
     @usableFromInline
     package init(running: Running = .inline, roleIsTakenUnderOwnersLock: Bool = false) {
-        if roleIsTakenUnderOwnersLock, case .inline = running {
-        } else {
-            precondition(!roleIsTakenUnderOwnersLock, "Relay: only an inline relay lets its owner take the role")
+        if roleIsTakenUnderOwnersLock {
+            guard case .inline = running else {
+                preconditionFailure("Relay: only an inline relay lets its owner take the role")
+            }
         }
         self.running = running
         self.roleIsTakenUnderOwnersLock = roleIsTakenUnderOwnersLock
