@@ -24,7 +24,9 @@ import Foundation
 /// swallowed. A save that cannot be restored leaves the state as it was and is moved aside for
 /// inspection.
 public final class Persistence<State: AnyState & Codable>: StoreExtension {
-    private weak let store: StoreStorage<State>?
+    /// Weak, without giving the store a side table (see `LightWeakReference`): a side table would
+    /// slow every retain and release of a persisted store.
+    private let store: LightWeakReference<StoreStorage<State>>
     /// Where the state is saved.
     public let storage: any AnyPersistentStorage
     /// Errors of automatic saves, which have no caller to throw to.
@@ -35,7 +37,7 @@ public final class Persistence<State: AnyState & Codable>: StoreExtension {
     private let source: SaveSource<State>
 
     init(store: StoreStorage<State>, storage: any AnyPersistentStorage, autosave: Autosave?) {
-        self.store = store
+        self.store = LightWeakReference(store)
         self.storage = storage
         let errors = ValueEmitter<PersistenceError>(label: store.label + ".persistence.errors")
         self.errors = errors
@@ -48,8 +50,9 @@ public final class Persistence<State: AnyState & Codable>: StoreExtension {
         }
         // Holds the store weakly, and its last state once it has ended: a save pending when the
         // store goes away still writes the store's last state.
-        let save: @Sendable () throws(PersistenceError) -> Void = { [weak store] () throws(PersistenceError) in
-            if let store {
+        let weakStore = self.store
+        let save: @Sendable () throws(PersistenceError) -> Void = { () throws(PersistenceError) in
+            if let store = weakStore.retainIfAlive() {
                 try Self.save(store.read(), to: storage)
             } else if let state = source.stateAfterStoreEnded() {
                 try Self.save(state, to: storage)
@@ -77,7 +80,7 @@ public final class Persistence<State: AnyState & Codable>: StoreExtension {
     /// - Throws: ``PersistenceError``: the state could not be encoded, or the storage could not
     ///   write it (for a file, what was saved before is intact).
     public func save() throws(PersistenceError) {
-        guard let store else { throw .storeReleased }
+        guard let store = store.retainIfAlive() else { throw .storeReleased }
         try Self.save(store.read(), to: storage)
     }
 
@@ -90,7 +93,7 @@ public final class Persistence<State: AnyState & Codable>: StoreExtension {
     ///   another store or process meanwhile is left in place.
     @discardableResult
     public func restore() throws(PersistenceError) -> Bool {
-        guard let store else { throw .storeReleased }
+        guard let store = store.retainIfAlive() else { throw .storeReleased }
         guard let data = try storage.read() else { return false }
         store.write(try decode(data))
         return true

@@ -36,8 +36,10 @@ extension StoreStorage {
                 words: ObservedWords(value.words),
                 captureFromStorage: { value.capture(fromStorage: $0) },
                 captureFromState: { value.capture(from: $0) },
-                fire: { [weak self] in
-                    guard let self, value.commit() else { return }
+                // Unowned: an observer fires only while the storage delivers a notice. A weak
+                // reference would give the storage a side table (see `LightWeakReference`).
+                fire: { [unowned self] in
+                    guard value.commit() else { return }
                     self.registrar.withMutation(of: self, keyPath: rooted) {}
                 }
             )

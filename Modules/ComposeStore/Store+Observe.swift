@@ -94,16 +94,10 @@ extension Store {
     }
 
     /// The subscription that removes `observer`; it joins the current ``/ComposeEmitters/ObservationScope``.
-    ///
-    /// Inlinable, so that the closure that removes the observer is formed where `State` is known:
-    /// in generic code it would capture `State`'s metadata, an allocation per subscription.
     @inlinable
     func subscription(removing observer: StateObserver<State>) -> EmitterSubscription {
         RegistrationAudit.check(storage)
-        let subscription = RemovingSubscription(owner: storage, registration: observer) { storage, observer in
-            unsafeDowncast(storage, to: StoreStorage<State>.self)
-                .removeObserver(unsafeDowncast(observer, to: StateObserver<State>.self))
-        }
+        let subscription = RemovingSubscription(owner: storage, registration: observer)
         ObservationScope.current?.adopt(subscription)
         return subscription
     }

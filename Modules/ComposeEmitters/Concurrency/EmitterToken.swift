@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 /// The subscription handed out for an entry of an ``EmitterCore``. Cancelling it removes the
 /// entry.
 ///
@@ -16,51 +18,54 @@ package final class EmitterToken: EmitterSubscription, @unchecked Sendable {
 
     override func didCancel() {
         let handle = unsafeDowncast(payload.unsafelyUnwrapped, to: RegistryHandle.self)
-        if let registry = handle.registry { handle.remove(registry, self) }
+        if let registry = handle.registry.retainIfAlive() { handle.remove(registry, self) }
     }
 }
 
 /// How a token reaches the core it was registered with: one per core, made with its first
-/// registration and held by every token, pointing back weakly. A token may outlive its emitter,
-/// and a strong reference would make every uncancelled registration keep its emitter alive.
+/// registration and held by every token, pointing back weakly (without giving the core a side
+/// table, see `LightWeakReference`). A token may outlive its emitter, and a strong reference
+/// would make every uncancelled registration keep its emitter alive.
 @usableFromInline
-package final class RegistryHandle: @unchecked Sendable {  // Immutable but for the weak reference.
-    @usableFromInline weak var registry: AnyObject?
+package final class RegistryHandle: Sendable {
+    @usableFromInline let registry: LightWeakReference<AnyObject>
     /// Removes a token's entry: a capture-less closure formed where the value type is known.
     @usableFromInline let remove: @Sendable (AnyObject, EmitterToken) -> Void
 
     @inlinable
     init(registry: AnyObject, remove: @escaping @Sendable (AnyObject, EmitterToken) -> Void) {
-        self.registry = registry
+        self.registry = LightWeakReference(registry)
         self.remove = remove
     }
 }
 
-/// A subscription that removes one registration from an owner it holds weakly, without a
-/// closure context or a boxed closure: what a module built on the emitters (a store's keypath
-/// observers) returns for each registration.
+/// What a ``RemovingSubscription`` removes its registration from.
 @usableFromInline
-package final class RemovingSubscription: EmitterSubscription, @unchecked Sendable {  // Immutable but for the weak reference.
-    /// What the registration was made on; weak, so the subscription never keeps it alive.
-    weak var owner: AnyObject?
-    /// Removes the registration (kept in ``EmitterSubscription/payload``) from `owner`: a
-    /// capture-less closure formed where the owner's type is known.
-    let remove: @Sendable (_ owner: AnyObject, _ registration: AnyObject) -> Void
+package protocol RegistrationOwner: AnyObject, Sendable {
+    /// Removes `registration`, made on this owner. Called once, when its subscription is
+    /// cancelled.
+    func removeRegistration(_ registration: AnyObject)
+}
 
-    /// A subscription that calls `remove(owner, registration)` when cancelled, if `owner` is
+/// A subscription that removes one registration from an owner it holds weakly, without a
+/// closure: what a module built on the emitters (a store's keypath observers) returns for each
+/// registration. Generic over the owner's type, so that it holds no function to call (a closure
+/// would be 16 bytes of every subscription).
+@usableFromInline
+package final class RemovingSubscription<Owner: RegistrationOwner>: EmitterSubscription, @unchecked Sendable {  // Immutable.
+    /// What the registration was made on; weak (without a side table, see
+    /// `LightWeakReference`), so the subscription never keeps it alive.
+    @usableFromInline let owner: LightWeakReference<Owner>
+
+    /// A subscription that removes `registration` from `owner` when cancelled, if `owner` is
     /// still alive.
-    @usableFromInline
-    package init(
-        owner: AnyObject,
-        registration: AnyObject,
-        remove: @escaping @Sendable (_ owner: AnyObject, _ registration: AnyObject) -> Void
-    ) {
-        self.owner = owner
-        self.remove = remove
+    @inlinable
+    package init(owner: Owner, registration: AnyObject) {
+        self.owner = LightWeakReference(owner)
         super.init(payload: registration)
     }
 
     override func didCancel() {
-        if let owner { remove(owner, payload.unsafelyUnwrapped) }
+        if let owner = owner.retainIfAlive() { owner.removeRegistration(payload.unsafelyUnwrapped) }
     }
 }

@@ -111,7 +111,7 @@ final class RefEntry<Value: RefValue>: ReferenceEntry, @unchecked Sendable {
                 listeners = contents.listeners
             }
         )
-        for listener in listeners { listener.onChange() }
+        for listener in listeners { listener.entryChanged() }
         return result
     }
 

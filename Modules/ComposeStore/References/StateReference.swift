@@ -31,13 +31,29 @@ package protocol ReferenceEntry: AnyObject, Sendable {
 }
 
 /// A store's ear on the entries its state refers to.
+///
+/// It holds the store weakly, without giving it a side table (see `LightWeakReference`): an
+/// entry calls its listeners after its lock, so a listener may be called while its store goes
+/// away, and then does nothing.
 @usableFromInline
 package final class ReferenceListener: Sendable {
-    @usableFromInline package let onChange: @Sendable () -> Void
+    @usableFromInline let listener: LightWeakReference<AnyObject>
+    /// Tells the listener, alive and retained, that an entry changed: a closure without a
+    /// context, formed where the listener's type is known.
+    @usableFromInline let onChange: @Sendable (_ listener: AnyObject) -> Void
 
+    /// A listener that calls `onChange(listener)` while `listener` is alive.
     @usableFromInline
-    package init(onChange: @escaping @Sendable () -> Void) {
+    package init(listening listener: AnyObject, onChange: @escaping @Sendable (_ listener: AnyObject) -> Void) {
+        self.listener = LightWeakReference(listener)
         self.onChange = onChange
+    }
+
+    /// An entry the listener listens to changed.
+    @inlinable
+    package func entryChanged() {
+        guard let listener = listener.retainIfAlive() else { return }
+        onChange(listener)
     }
 }
 

@@ -23,7 +23,9 @@ extension StoreStorage {
     func setUpReferences() {
         guard let layout = core.withLock({ Self.referenceLayout(of: $0.state) }) else { return }
         let references = StoreReferences(
-            listener: ReferenceListener { [weak self] in self?.referencedEntryChanged() },
+            listener: ReferenceListener(listening: self) { storage in
+                unsafeDowncast(storage, to: StoreStorage<State>.self).referencedEntryChanged()
+            },
             layout: layout
         )
         self.references = references

@@ -67,7 +67,8 @@ final class StateQueue<State: AnyState>: Sendable {
 
     private let pending = LockedState(Pending())
     private let schedule: @Sendable (_ work: @escaping @Sendable () -> Void) -> Void
-    private let owner = LockedState<WeakBox<StoreStorage<State>>?>(nil)
+    /// Weak, without giving the store a side table (see `LightWeakReference`).
+    private let owner = LockedState<LightWeakReference<StoreStorage<State>>?>(nil)
 
     @usableFromInline
     init(schedule: @escaping @Sendable (_ work: @escaping @Sendable () -> Void) -> Void) {
@@ -78,7 +79,7 @@ final class StateQueue<State: AnyState>: Sendable {
     /// when the store goes away is dropped).
     @usableFromInline
     func start(on storage: StoreStorage<State>) {
-        owner.withLock { $0 = WeakBox(storage) }
+        owner.withLock { $0 = LightWeakReference(storage) }
     }
 
     /// Runs queued work on a detached task of Swift's concurrency pool.
@@ -153,7 +154,7 @@ final class StateQueue<State: AnyState>: Sendable {
 
     private func run(_ piece: Piece) {
         defer { finish() }
-        guard let storage = owner.withLock({ $0?.object }) else { return }
+        guard let storage = owner.withLock({ $0 })?.retainIfAlive() else { return }
         piece.run(on: storage)
     }
 

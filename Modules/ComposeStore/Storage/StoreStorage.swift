@@ -25,7 +25,7 @@ import Synchronization
 /// observer that writes to the store is never blocked: its write commits at once and its notice
 /// is delivered after the current one.
 @usableFromInline
-package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observable {
+package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observable, RegistrationOwner {
     @usableFromInline
     struct Core: CommitGated {
         @usableFromInline var state: State
@@ -161,8 +161,11 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     var notifier: Relay<Notice> {
         lazyNotifier.get {
             let notifier = Relay<Notice>(roleIsTakenUnderOwnersLock: true)
-            notifier.start { [weak self] notice in
-                self?.deliver(notice)
+            // Unowned: the relay is inline, so its handler runs only inside a call to one of this
+            // storage's methods, which keeps it alive. A weak reference would give the storage a
+            // side table, which slows every retain and release of it (see `LightWeakReference`).
+            notifier.start { [unowned self] notice in
+                self.deliver(notice)
             }
             return notifier
         }
@@ -720,6 +723,12 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     func removeObserver(_ observer: StateObserver<State>) {
         observer.cancelled.store(true, ordering: .releasing)
         core.withLock { $0.registry.remove(observer) }
+    }
+
+    /// Removes an observer whose subscription was cancelled.
+    @usableFromInline
+    package func removeRegistration(_ registration: AnyObject) {
+        removeObserver(unsafeDowncast(registration, to: StateObserver<State>.self))
     }
 
     /// The number of keypath observers, Observation's included.

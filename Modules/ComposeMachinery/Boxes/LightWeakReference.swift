@@ -1,0 +1,46 @@
+/// A weak reference that gives its object no side table: ``retainIfAlive()`` returns the object,
+/// retained, unless its deinitialization has begun, as loading a `weak` reference does.
+///
+/// The first `weak` reference to an object gives it a side table for good, and from then on
+/// every retain and release of the object, anywhere, takes the runtime's slow path through that
+/// table. A store is retained and released on every notice it delivers, and every keypath
+/// observer's subscription, its notifier and its ear on the entities it refers to held it
+/// weakly: that cost each store about 40 ns of every notice (see the Performance article).
+///
+/// This holds the object `unowned` instead, which keeps the object's memory (not its life)
+/// while the reference exists, so the object's reference counts can always be read; and
+/// ``retainIfAlive()`` asks the runtime for a strong reference with `swift_tryRetain`, which
+/// succeeds unless the object's deinitialization has begun: the same test a weak load makes.
+/// It never reads the `unowned` reference itself (that would trap once the object is gone).
+///
+/// The price: after the object's deinit has run, its memory (the instance, whose fields are
+/// already destroyed) is freed only when the last of these references goes, where a `weak`
+/// reference keeps only the side table. Use it where the reference rarely outlives its object
+/// for long: a subscription, a listener, a handler the object owns.
+@usableFromInline
+package struct LightWeakReference<Object: AnyObject>: @unchecked Sendable {  // Immutable; the runtime's counts are atomic.
+    /// Keeps the object's memory while this reference exists. Never read.
+    @usableFromInline unowned let keeper: Object
+    /// The object's address, for `swift_tryRetain`.
+    @usableFromInline let address: UnsafeMutableRawPointer
+
+    /// A reference to `object` that does not keep it alive.
+    @inlinable
+    package init(_ object: Object) {
+        keeper = object
+        address = Unmanaged.passUnretained(object).toOpaque()
+    }
+
+    /// The object, retained, unless its deinitialization has begun.
+    @inlinable
+    package func retainIfAlive() -> Object? {
+        guard SwiftRuntime.tryRetain(address) != nil else { return nil }
+        return Unmanaged<Object>.fromOpaque(address).takeRetainedValue()
+    }
+
+    /// Whether this is a reference to `object`. Reads no more than the address.
+    @inlinable
+    package func refers(to object: Object) -> Bool {
+        address == Unmanaged.passUnretained(object).toOpaque()
+    }
+}
