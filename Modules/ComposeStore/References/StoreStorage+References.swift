@@ -78,12 +78,12 @@ extension StoreStorage {
         let wantsStates = needsStates
         // Queued under the lock, like a commit's notice, so notices stay in commit order. The
         // version stays: the state did not change, and a `mutate` need not run again.
-        let posted: Taken?? = core.withLock { core in
+        let posted: Bool? = core.withLock { core in
             guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return nil }
             let states = wantsStates ? States(old: core.state, new: core.state) : nil
-            return .some(post(Notice(changes: changes, states: states), in: &core))
+            return post(Notice(changes: changes, states: states), in: &core)
         }
-        if let posted { deliverPosted(posted) }
+        if let posted { deliverPosted(tookTheRole: posted) }
     }
 }
 

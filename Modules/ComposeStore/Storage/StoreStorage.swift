@@ -230,6 +230,17 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// not allocate. Touched by the notifier alone.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var snapshot: Snapshot?
 
+    /// The notice whose delivery the committing thread took on in ``post(_:in:)``, kept for it
+    /// until it delivers after the lock (``deliverPosted(tookTheRole:)``); `nil` otherwise.
+    /// Touched by the holder of the notifier's role alone, like ``collected``: the role is handed
+    /// from one holder to the next through the relay's sequentially consistent transitions,
+    /// which order their accesses.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var takenNotice: Notice?
+
+    /// The slot ``post(_:in:)`` filled for ``takenNotice``, if its observers need a copy of the
+    /// state. Touched by the holder of the notifier's role alone.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var takenSnapshot: Snapshot?
+
     /// See ``snapshot``: room for one state, initialized only while a notice is delivered.
     @usableFromInline
     final class Snapshot {
@@ -360,14 +371,14 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 buffer?.syncedVersion = core.version
                 referencesCommitted(changes, in: &core)
                 guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return .unheard }
-                return .committed(post(Notice(changes: changes, states: states), in: &core))
+                return .committed(tookTheRole: post(Notice(changes: changes, states: states), in: &core))
             }
             switch outcome {
             case .gated(let gate):
                 gate.waitForTheIrrevocableRun()
                 continue
-            case .committed(let taken):
-                deliverPosted(taken)
+            case .committed(let tookTheRole):
+                deliverPosted(tookTheRole: tookTheRole)
             case .unchanged, .unheard:
                 break
             }
@@ -410,7 +421,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         core.version &+= 1
         buffer?.syncedVersion = core.version
         guard !changes.isEmpty else { return .unheard }
-        return .committed(post(Notice(changes: changes, states: nil), in: &core))
+        return .committed(tookTheRole: post(Notice(changes: changes, states: nil), in: &core))
     }
 
     /// The copy a whole-state `_modify` (`state.x = value`) changes before it is committed: the
@@ -500,9 +511,9 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// What a write's attempt to commit came to.
     @usableFromInline
     enum Commit {
-        /// Committed, with a notice posted (see ``post(_:in:)``): the notice and its observers, if
-        /// this thread took the notifier's role and delivers it itself.
-        case committed(Taken?)
+        /// Committed, with a notice posted (see ``post(_:in:)``): whether this thread took the
+        /// notifier's role and delivers it itself.
+        case committed(tookTheRole: Bool)
         /// Committed; nobody hears it, so no notice was queued.
         case unheard
         /// Nothing changed; nobody is notified.
@@ -553,14 +564,14 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 referencesCommitted(changes, in: &core)
                 guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return .unheard }
                 states?.new = core.state
-                return .committed(post(Notice(changes: changes, states: states), in: &core))
+                return .committed(tookTheRole: post(Notice(changes: changes, states: states), in: &core))
             }
             switch outcome {
             case .gated(let gate):
                 gate.waitForTheIrrevocableRun()
                 continue
-            case .committed(let taken):
-                deliverPosted(taken)
+            case .committed(let tookTheRole):
+                deliverPosted(tookTheRole: tookTheRole)
             case .unchanged, .unheard:
                 break
             }
@@ -585,8 +596,8 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         if let working = MutationFrame.workingCopy(of: self) {
             return try body(&working.assumingMemoryBound(to: State.self).pointee)
         }
-        // Set when a notice was posted: the notice itself if this thread took the notifier's role.
-        var posted: Taken?? = nil
+        // Set when a notice was posted: whether this thread took the notifier's role.
+        var posted: Bool? = nil
         let result = try runOptimistically(
             on: core,
             snapshot: { $0.state },
@@ -608,7 +619,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                         withUnsafeBytes(of: &core.state) { new in core.registry.changedObservedWords(old: old, new: new) }
                     }
                     guard !changes.isEmpty else { return }
-                    posted = .some(post(Notice(changes: changes, states: nil), in: &core))
+                    posted = post(Notice(changes: changes, states: nil), in: &core)
                     return
                 }
                 let changes = withUnsafeBytes(of: &copy) { old in
@@ -619,10 +630,10 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 referencesCommitted(changes, in: &core)
                 guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return }
                 let states = wantsStates ? States(old: copy, new: core.state) : nil
-                posted = .some(post(Notice(changes: changes, states: states), in: &core))
+                posted = post(Notice(changes: changes, states: states), in: &core)
             }
         )
-        if let posted { deliverPosted(posted) }
+        if let posted { deliverPosted(tookTheRole: posted) }
         return result
     }
 
@@ -667,41 +678,37 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         return observer
     }
 
-    /// A notice whose delivery the committing thread took on (see ``post(_:in:)``), with its
-    /// observers already collected.
-    @usableFromInline
-    struct Taken {
-        @usableFromInline let notice: Notice
-        @usableFromInline let snapshot: Snapshot?
-
-        @inlinable
-        init(notice: Notice, snapshot: Snapshot?) {
-            self.notice = notice
-            self.snapshot = snapshot
-        }
-    }
-
     /// Hands the notice of a commit to the notifier. Called under the lock, which orders
     /// notices: if nobody delivers and nothing waits, takes the notifier's role and, in the same
     /// hold of the lock, collects the notice's observers (the first half of ``deliver(_:)``),
-    /// and returns them for this thread to deliver after the lock, without queueing anything;
-    /// otherwise queues the notice and returns `nil`. Either way, call ``deliverPosted(_:)``
-    /// after the lock.
+    /// keeping the notice for this thread to deliver after the lock, without queueing anything,
+    /// and returns `true`; otherwise queues the notice and returns `false`. Either way, call
+    /// ``deliverPosted(tookTheRole:)`` after the lock.
     @inlinable
-    func post(_ notice: Notice, in core: inout Core) -> Taken? {
-        guard notifier.takeTheRoleOrEnqueue(notice) else { return nil }
-        return Taken(notice: notice, snapshot: collect(notice.changes, in: &core))
+    func post(_ notice: consuming Notice, in core: inout Core) -> Bool {
+        guard notifier.takeTheRoleOrEnqueue(notice) else { return false }
+        takenSnapshot = collect(notice.changes, in: &core)
+        takenNotice = consume notice
+        return true
     }
 
     /// After the lock: delivers the notice ``post(_:in:)`` took on (then whatever was queued
     /// meanwhile), or, if it queued it, has the queue delivered unless somebody is delivering it.
     @inlinable
-    func deliverPosted(_ taken: Taken?) {
-        if let taken {
-            notifier.handleTaken { deliverCollected(taken.notice, snapshot: taken.snapshot) }
+    func deliverPosted(tookTheRole: Bool) {
+        if tookTheRole {
+            notifier.handleTaken { deliverTaken() }
         } else {
             notifier.drain()
         }
+    }
+
+    /// Delivers ``takenNotice``, by the thread that took the notifier's role for it.
+    @inlinable
+    func deliverTaken() {
+        guard let notice = takenNotice.take() else { return }
+        let slot = takenSnapshot.take()
+        deliverCollected(notice, snapshot: slot)
     }
 
     /// Queues a notice that makes the observers of `words` (every observer for
@@ -779,7 +786,9 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         for observer in collected where !observer.isCancelled {
             observer.fire()
         }
-        collected.removeAll(keepingCapacity: true)
+        // One at a time: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, several
+        // times the cost for the one or few observers a notice usually collects.
+        while !collected.isEmpty { collected.removeLast() }
         guard !notice.isRefresh else { return }
         if reportsWholeState.load(ordering: .relaxed) { reportWholeStateChange() }
         if let changed = lazyChanged.ifMade, changed.hasSubscribers { changed.send(()) }
