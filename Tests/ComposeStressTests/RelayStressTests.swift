@@ -107,7 +107,10 @@ import Testing
                     relay.drain()
                 } else if let event = post() {
                     taken.add(1, ordering: .relaxed)
-                    relay.handleTaken { handle(event) }
+                    relay.handleTaken { handled in
+                        if handled != event { disorder.add(1, ordering: .relaxed) }
+                        handle(handled)
+                    }
                 } else {
                     relay.drain()
                 }

@@ -81,6 +81,10 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     /// capacity kept, between batches. Only one thread can reach it at a time, so the dynamic
     /// exclusivity check a class's `var` gets (two runtime calls per access) is off.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var inHand: Deque<Event> = []
+    /// The event ``takeTheRoleOrEnqueue(_:)`` took the role for, until ``handleTaken(_:)`` hands
+    /// it to the owner. Only the holder of the role touches it, as ``inHand``: an owner that
+    /// took the role keeps its event here rather than carrying it through its lock and back.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var taken: Event?
     /// Set by ``stop()``: the holder drops the rest of its batch.
     @usableFromInline let isStopped = Atomic<Bool>(false)
     @usableFromInline let running: Running
@@ -171,32 +175,44 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     /// queues `event` like ``enqueue(_:)``. Never calls the handler.
     ///
     /// After releasing its lock the owner calls ``handleTaken(_:)`` to handle `event` if this
-    /// returned `true`, and ``drain()`` otherwise. Events stay in the order of the owner's lock:
+    /// returned `true` (the relay keeps the event meanwhile; ``amendTaken(_:)`` lets the owner
+    /// add to it under its lock), and ``drain()`` otherwise. Events stay in the order of the owner's lock:
     /// an event queued after this one, under that lock, finds the role taken and waits for its
     /// holder, which handles this one first.
     ///
     /// - Returns: Whether the caller took the role (and must handle `event` itself).
     /// - Precondition: The relay was made with `roleIsTakenUnderOwnersLock`.
     @inlinable
-    package func takeTheRoleOrEnqueue(_ event: Event) -> Bool {
+    package func takeTheRoleOrEnqueue(_ event: consuming Event) -> Bool {
         precondition(roleIsTakenUnderOwnersLock, "Relay: made without roleIsTakenUnderOwnersLock")
-        if delivery.sendWithoutLock() { return true }
+        if delivery.sendWithoutLock() {
+            taken = consume event
+            return true
+        }
         enqueue(event)
         return false
     }
 
+    /// Changes the event ``takeTheRoleOrEnqueue(_:)`` just took the role for, by the thread that
+    /// took it (still under its own lock, say, to add what it collected there).
+    @inlinable
+    package func amendTaken(_ body: (inout Event) -> Void) {
+        guard taken != nil else { preconditionFailure("Relay.amendTaken: no event was taken") }
+        body(&taken!)
+    }
+
     /// Handles the event for which ``takeTheRoleOrEnqueue(_:)`` took the role, by calling
-    /// `handle` (the owner's own way of doing what the relay's handler does with that event,
-    /// called directly: no lock, no queue); then handles what was queued meanwhile, and gives
-    /// the role up.
+    /// `handle` with it (the owner's own way of doing what the relay's handler does with that
+    /// event, called directly: no lock, no queue); then handles what was queued meanwhile, and
+    /// gives the role up.
     ///
     /// `handle` is called even if the relay was stopped since the role was taken: the owner
     /// took the role and started handling the event under its own lock, and it finishes it.
     /// (A store stops its relay in its `deinit`, when no commit can be running.)
     @inlinable
-    package func handleTaken(_ handle: () -> Void) {
+    package func handleTaken(_ handle: (Event) -> Void) {
         handlingThread.store(ThreadIdentity.current, ordering: .relaxed)
-        handle()
+        if let event = taken.take() { handle(event) }
         handlingThread.store(0, ordering: .relaxed)
         if !delivery.giveUpIfNothingWaits() { finish() }
     }

@@ -61,12 +61,17 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         /// Not a commit: observers added while commits landed look again at `changes`, and
         /// nothing else hears of it (no `willChange`, no autosave, no Observation report).
         @usableFromInline var isRefresh: Bool
+        /// The notifier's slot holding a copy of the state for the notice's observers without
+        /// offsets, when the committing thread took the notifier's role and collected them under
+        /// the lock (see ``post(_:in:)``); `nil` for a queued notice.
+        @usableFromInline var snapshot: Snapshot?
 
         @inlinable
         init(changes: ChangedWords, states: States? = nil, isRefresh: Bool = false) {
             self.changes = changes
             self.states = states
             self.isRefresh = isRefresh
+            self.snapshot = nil
         }
     }
 
@@ -230,20 +235,11 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// not allocate. Touched by the notifier alone.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var snapshot: Snapshot?
 
-    /// The notice whose delivery the committing thread took on in ``post(_:in:)``, kept for it
-    /// until it delivers after the lock (``deliverPosted(tookTheRole:)``); `nil` otherwise.
-    /// Touched by the holder of the notifier's role alone, like ``collected``: the role is handed
-    /// from one holder to the next through the relay's sequentially consistent transitions,
-    /// which order their accesses.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var takenNotice: Notice?
-
-    /// The slot ``post(_:in:)`` filled for ``takenNotice``, if its observers need a copy of the
-    /// state. Touched by the holder of the notifier's role alone.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var takenSnapshot: Snapshot?
-
     /// See ``snapshot``: room for one state, initialized only while a notice is delivered.
+    /// Handed from one holder of the notifier's role to the next, whose transitions order
+    /// their accesses.
     @usableFromInline
-    final class Snapshot {
+    final class Snapshot: @unchecked Sendable {
         @usableFromInline let pointer = UnsafeMutablePointer<State>.allocate(capacity: 1)
 
         @inlinable
@@ -686,9 +682,12 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// ``deliverPosted(tookTheRole:)`` after the lock.
     @inlinable
     func post(_ notice: consuming Notice, in core: inout Core) -> Bool {
+        let changes = notice.changes
+        let notifier = self.notifier
         guard notifier.takeTheRoleOrEnqueue(notice) else { return false }
-        takenSnapshot = collect(notice.changes, in: &core)
-        takenNotice = consume notice
+        // The relay keeps the notice for this thread (see `Relay.taken`): nothing to carry
+        // through the lock and back.
+        if let slot = collect(changes, in: &core) { notifier.amendTaken { $0.snapshot = slot } }
         return true
     }
 
@@ -697,18 +696,10 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     @inlinable
     func deliverPosted(tookTheRole: Bool) {
         if tookTheRole {
-            notifier.handleTaken { deliverTaken() }
+            notifier.handleTaken { notice in deliverCollected(notice, snapshot: notice.snapshot) }
         } else {
             notifier.drain()
         }
-    }
-
-    /// Delivers ``takenNotice``, by the thread that took the notifier's role for it.
-    @inlinable
-    func deliverTaken() {
-        guard let notice = takenNotice.take() else { return }
-        let slot = takenSnapshot.take()
-        deliverCollected(notice, snapshot: slot)
     }
 
     /// Queues a notice that makes the observers of `words` (every observer for
