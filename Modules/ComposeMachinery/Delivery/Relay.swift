@@ -176,9 +176,9 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     ///
     /// After releasing its lock the owner calls ``handleTaken(_:)`` to handle `event` if this
     /// returned `true` (the relay keeps the event meanwhile; ``amendTaken(_:)`` lets the owner
-    /// add to it under its lock), and ``drain()`` otherwise. Events stay in the order of the owner's lock:
-    /// an event queued after this one, under that lock, finds the role taken and waits for its
-    /// holder, which handles this one first.
+    /// add to it under its lock), and ``drain()`` otherwise. Events stay in the order of the
+    /// owner's lock: an event queued after this one, under that lock, finds the role taken and
+    /// waits for its holder, which handles this one first.
     ///
     /// - Returns: Whether the caller took the role (and must handle `event` itself).
     /// - Precondition: The relay was made with `roleIsTakenUnderOwnersLock`.
@@ -211,8 +211,9 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     /// (A store stops its relay in its `deinit`, when no commit can be running.)
     @inlinable
     package func handleTaken(_ handle: (Event) -> Void) {
+        guard let event = taken.take() else { preconditionFailure("Relay.handleTaken: no event was taken") }
         handlingThread.store(ThreadIdentity.current, ordering: .relaxed)
-        if let event = taken.take() { handle(event) }
+        handle(event)
         handlingThread.store(0, ordering: .relaxed)
         if !delivery.giveUpIfNothingWaits() { finish() }
     }
