@@ -37,10 +37,4 @@ package struct LightWeakReference<Object: AnyObject>: @unchecked Sendable {  // 
         guard SwiftRuntime.tryRetain(address) != nil else { return nil }
         return Unmanaged<Object>.fromOpaque(address).takeRetainedValue()
     }
-
-    /// Whether this is a reference to `object`. Reads no more than the address.
-    @inlinable
-    package func refers(to object: Object) -> Bool {
-        address == Unmanaged.passUnretained(object).toOpaque()
-    }
 }
