@@ -375,7 +375,7 @@ import Testing
 ///
 /// A step is what a thread does atomically: a transition applied under the owner's lock together
 /// with the queue change it asks for (`send`, `enqueueForLater`, `take`, `subscribe`, `cancel`),
-/// a transition without the lock (`sendWithoutLock`, the role taken by `takeTheRoleOrEnqueue`,
+/// a transition without the lock (`sendWithoutLock`, the role taken by `takeTheRoleIfIdle`,
 /// `claim`, `finish`), or one handler call
 /// (`call`). A delivery under the lock is a snapshot of the live subscribers taken when the value
 /// is taken in hand, which it also publishes; a send without the lock delivers to the last one
@@ -386,7 +386,8 @@ struct DeliveryModel {
         case send(String)
         /// A send that tries the lock-free way first, and takes the lock (`send`) if told to.
         case sendWithoutLock(String)
-        /// A relay's owner posting under a lock of its own (``Relay/takeTheRoleOrEnqueue(_:)``):
+        /// A relay's owner posting under a lock of its own (``Relay/takeTheRoleIfIdle()``, then
+        /// ``Relay/keepTaken(_:)`` or ``Relay/enqueue(_:)``):
         /// the role taken from idle, or the value queued for later and claimed.
         case takeTheRoleOrEnqueue(String)
         case enqueueForLater(String)

@@ -76,9 +76,27 @@ import Testing
         #expect(changes(old, new) == [0..<1, 2..<3, 4..<5, 6..<11])
     }
 
+    /// Runs are kept in 32 bits a bound: the largest that fits comes back as it went in; one past
+    /// it (a state of 32 GB) makes the change cover everything, a superset, never less.
+    @Test func runsBeyondThirtyTwoBitsOfWordsCoverEverything() {
+        let last = Int(UInt32.max)
+        var changes = ChangedWords()
+        changes.append(3..<5)
+        changes.append((last - 2)..<last)
+        var runs: [Range<Int>] = []
+        changes.forEachRun { runs.append($0) }
+        #expect(runs == [3..<5, (last - 2)..<last])
+        #expect(!changes.everything)
+        changes.append(last..<(last + 1))
+        #expect(changes.everything)
+        #expect(!changes.isEmpty)
+        #expect(ChangedWords(offset: last * 8, size: 16).everything)
+    }
+
     @Test func aKeyPathFootprintCoversItsBytes() {
-        #expect(ChangedWords(offset: 12, size: 8).first == 1..<3)
-        #expect(ChangedWords(offset: 16, size: 1).first == 2..<3)
+        #expect(ChangedWords.words(offset: 12, size: 8) == 1..<3)
+        #expect(ChangedWords.words(offset: 16, size: 1) == 2..<3)
+        #expect(ChangedWords.words(offset: 16, size: 0).isEmpty)
         #expect(ChangedWords(offset: 16, size: 0).isEmpty)
     }
 }

@@ -61,7 +61,8 @@ import Testing
     }
 
     /// A store's way of using a relay: four threads number events under a lock of their own and
-    /// hand each to the relay in the same hold (``Relay/takeTheRoleOrEnqueue(_:)``), handling it
+    /// hand each to the relay in the same hold (``Relay/takeTheRoleIfIdle()``, then
+    /// ``Relay/keepTaken(_:)`` or ``Relay/enqueue(_:)``), handling it
     /// themselves when they took the role; a fifth queues events without that lock, and the
     /// handler posts a follow-up now and then, which must be queued, not taken. Every numbered
     /// event is handled once, in the lock's order, never two at once, whichever thread handles
@@ -80,7 +81,12 @@ import Testing
         let post: @Sendable () -> Int? = {
             owner.mutate { next in
                 defer { next += 1 }
-                return relay.takeTheRoleOrEnqueue(next) ? next : nil
+                guard relay.takeTheRoleIfIdle() else {
+                    relay.enqueue(next)
+                    return nil
+                }
+                relay.keepTaken(next)
+                return next
             }
         }
         let handle: @Sendable (Int) -> Void = { event in

@@ -81,9 +81,10 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     /// capacity kept, between batches. Only one thread can reach it at a time, so the dynamic
     /// exclusivity check a class's `var` gets (two runtime calls per access) is off.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var inHand: Deque<Event> = []
-    /// The event ``takeTheRoleOrEnqueue(_:)`` took the role for, until ``handleTaken(_:)`` hands
-    /// it to the owner. Only the holder of the role touches it, as ``inHand``: an owner that
-    /// took the role keeps its event here rather than carrying it through its lock and back.
+    /// The event ``keepTaken(_:)`` keeps for the owner that took the role, until
+    /// ``handleTaken(_:)`` hands it back. Only the holder of the role touches it, as ``inHand``:
+    /// an owner that took the role keeps its event here rather than carrying it through its lock
+    /// and back.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var taken: Event?
     /// Set by ``stop()``: the holder drops the rest of its batch.
     @usableFromInline let isStopped = Atomic<Bool>(false)
@@ -91,7 +92,7 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     /// The thread handling events now, or 0.
     @usableFromInline let handlingThread = Atomic<UInt>(0)
 
-    /// Whether ``takeTheRoleOrEnqueue(_:)`` is used: a thread may then take the role from idle
+    /// Whether ``takeTheRoleIfIdle()`` is used: a thread may then take the role from idle
     /// without `books`' lock, so the transitions applied under it are compare-and-exchanges
     /// (see ``DeliveryWord/applyHoldingLock(_:)``).
     @usableFromInline let roleIsTakenUnderOwnersLock: Bool
@@ -99,7 +100,7 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     /// - Parameters:
     ///   - running: Where events are handled.
     ///   - roleIsTakenUnderOwnersLock: Whether the owner queues events with
-    ///     ``takeTheRoleOrEnqueue(_:)`` (an inline relay only).
+    ///     ``takeTheRoleIfIdle()`` (an inline relay only).
     @usableFromInline
     package init(running: Running = .inline, roleIsTakenUnderOwnersLock: Bool = false) {
         if roleIsTakenUnderOwnersLock {
@@ -171,37 +172,36 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     }
 
     /// For an owner that orders events by a lock of its own, called under that lock: takes the
-    /// role if nobody handles events and none wait (one compare-and-exchange, no queue), or
-    /// queues `event` like ``enqueue(_:)``. Never calls the handler.
+    /// role if nobody handles events and none wait (one compare-and-exchange, no queue). Never
+    /// calls the handler.
     ///
-    /// After releasing its lock the owner calls ``handleTaken(_:)`` to handle `event` if this
-    /// returned `true` (the relay keeps the event meanwhile; ``amendTaken(_:)`` lets the owner
-    /// add to it under its lock), and ``drain()`` otherwise. Events stay in the order of the
-    /// owner's lock: an event queued after this one, under that lock, finds the role taken and
-    /// waits for its holder, which handles this one first.
+    /// If it returns `true`, the owner hands the event over with ``keepTaken(_:)`` before
+    /// releasing its lock, and handles it with ``handleTaken(_:)`` after; otherwise it queues
+    /// the event with ``enqueue(_:)`` before releasing its lock, and calls ``drain()`` after.
+    /// Events stay in the order of the owner's lock: an event queued after this one, under that
+    /// lock, finds the role taken and waits for its holder, which handles this one first.
     ///
-    /// - Returns: Whether the caller took the role (and must handle `event` itself).
+    /// Two steps rather than one taking the event: the owner makes the event once it knows
+    /// which way it goes, with what it gathers under its lock for the holder of the role (a
+    /// store, the observers it collected), and the event goes into the relay where it is made.
+    ///
+    /// - Returns: Whether the caller took the role (and must hand the event over, then handle it).
     /// - Precondition: The relay was made with `roleIsTakenUnderOwnersLock`.
     @inlinable
-    package func takeTheRoleOrEnqueue(_ event: consuming Event) -> Bool {
+    package func takeTheRoleIfIdle() -> Bool {
         precondition(roleIsTakenUnderOwnersLock, "Relay: made without roleIsTakenUnderOwnersLock")
-        if delivery.sendWithoutLock() {
-            taken = consume event
-            return true
-        }
-        enqueue(event)
-        return false
+        return delivery.sendWithoutLock()
     }
 
-    /// Changes the event ``takeTheRoleOrEnqueue(_:)`` just took the role for, by the thread that
-    /// took it (still under its own lock, say, to add what it collected there).
+    /// Keeps the event for which ``takeTheRoleIfIdle()`` just took the role, until
+    /// ``handleTaken(_:)``. Called by the thread that took it, still under its own lock.
     @inlinable
-    package func amendTaken(_ body: (inout Event) -> Void) {
-        guard taken != nil else { preconditionFailure("Relay.amendTaken: no event was taken") }
-        body(&taken!)
+    package func keepTaken(_ event: __owned Event) {
+        precondition(taken == nil, "Relay.keepTaken: an event is kept already")
+        taken = event
     }
 
-    /// Handles the event for which ``takeTheRoleOrEnqueue(_:)`` took the role, by calling
+    /// Handles the event kept by ``keepTaken(_:)``, by calling
     /// `handle` with it (the owner's own way of doing what the relay's handler does with that
     /// event, called directly: no lock, no queue); then handles what was queued meanwhile, and
     /// gives the role up.

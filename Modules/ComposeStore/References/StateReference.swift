@@ -138,7 +138,7 @@ enum ReferenceScanner {
     private static func referenceWords(_ fields: [(offset: Int, type: any StateReference.Type)]) -> [Range<Int>] {
         var words: [Range<Int>] = []
         for (offset, type) in fields {
-            words.append(ChangedWords(offset: offset, size: byteSize(type)).first)
+            words.append(ChangedWords.words(offset: offset, size: byteSize(type)))
         }
         return words
     }

@@ -73,15 +73,15 @@ extension StoreStorage {
     /// An observer of a stored property elsewhere cannot read the entry, and is left alone.
     @inlinable
     func referencedEntryChanged() {
-        guard let references else { return }
-        let changes = references.layout.referencedChange
+        // The change read out of `references` without holding on to it (no retain, no release).
+        guard let changes = references?.layout.referencedChange else { return }
         let wantsStates = needsStates
         // Queued under the lock, like a commit's notice, so notices stay in commit order. The
         // version stays: the state did not change, and a `mutate` need not run again.
         let posted: Bool? = core.withLock { core in
             guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return nil }
             let states = wantsStates ? States(old: core.state, new: core.state) : nil
-            return post(Notice(changes: changes, states: states), in: &core)
+            return post(changes, states: states, in: &core)
         }
         if let posted { deliverPosted(tookTheRole: posted) }
     }

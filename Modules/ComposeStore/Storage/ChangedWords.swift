@@ -7,11 +7,15 @@ import ComposeMachinery
 /// writes whose footprint is unknown (a key path through a computed property).
 @usableFromInline
 struct ChangedWords: Sendable {
-    @usableFromInline var first: Range<Int> = 0..<0
-    @usableFromInline var second: Range<Int> = 0..<0
-    @usableFromInline var third: Range<Int> = 0..<0
-    @usableFromInline var fourth: Range<Int> = 0..<0
-    @usableFromInline var count = 0
+    // Each run in one word: its lower bound in the low 32 bits, its upper bound in the high 32
+    // (a run past 2^32 words, a 32 GB state, makes the whole `everything`). Packed, the notice
+    // that carries a commit's changes is 48 bytes rather than 96: the compiler keeps it in
+    // registers instead of copying and destroying it through its type's value witnesses.
+    @usableFromInline var packedFirst: UInt64 = 0
+    @usableFromInline var packedSecond: UInt64 = 0
+    @usableFromInline var packedThird: UInt64 = 0
+    @usableFromInline var packedFourth: UInt64 = 0
+    @usableFromInline var runCount: UInt8 = 0
     @usableFromInline var everything = false
 
     @inlinable
@@ -28,36 +32,57 @@ struct ChangedWords: Sendable {
     @inlinable
     init(offset: Int, size: Int) {
         guard size > 0 else { return }
-        first = (offset / 8)..<((offset + size + 7) / 8)
-        count = 1
+        append(Self.words(offset: offset, size: size))
+    }
+
+    /// The run of words spanned by `size` bytes at `offset` (empty if `size` is 0).
+    @inlinable
+    static func words(offset: Int, size: Int) -> Range<Int> {
+        guard size > 0 else { return (offset / 8)..<(offset / 8) }
+        return (offset / 8)..<((offset + size + 7) / 8)
     }
 
     @inlinable
     var isEmpty: Bool {
-        !everything && count == 0
+        !everything && runCount == 0
+    }
+
+    @inlinable
+    static func pack(_ run: Range<Int>) -> UInt64? {
+        guard run.upperBound <= Int(UInt32.max) else { return nil }
+        return UInt64(truncatingIfNeeded: run.lowerBound) | UInt64(truncatingIfNeeded: run.upperBound) << 32
+    }
+
+    @inlinable
+    static func unpack(_ packed: UInt64) -> Range<Int> {
+        Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)..<Int(truncatingIfNeeded: packed >> 32)
     }
 
     @inlinable
     mutating func append(_ run: Range<Int>) {
-        switch count {
-        case 0: first = run
-        case 1: second = run
-        case 2: third = run
-        case 3: fourth = run
-        default:
-            fourth = fourth.lowerBound..<run.upperBound
+        guard let packed = Self.pack(run) else {
+            everything = true
             return
         }
-        count += 1
+        switch runCount {
+        case 0: packedFirst = packed
+        case 1: packedSecond = packed
+        case 2: packedThird = packed
+        case 3: packedFourth = packed
+        default:
+            packedFourth = packedFourth & 0xFFFF_FFFF | packed & 0xFFFF_FFFF_0000_0000
+            return
+        }
+        runCount += 1
     }
 
     /// Calls `body` with each changed run.
     @inlinable
     func forEachRun(_ body: (Range<Int>) -> Void) {
-        if count > 0 { body(first) }
-        if count > 1 { body(second) }
-        if count > 2 { body(third) }
-        if count > 3 { body(fourth) }
+        if runCount > 0 { body(Self.unpack(packedFirst)) }
+        if runCount > 1 { body(Self.unpack(packedSecond)) }
+        if runCount > 2 { body(Self.unpack(packedThird)) }
+        if runCount > 3 { body(Self.unpack(packedFourth)) }
     }
 
     /// The words that differ between two copies of a value's storage.

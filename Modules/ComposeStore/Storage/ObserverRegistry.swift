@@ -161,18 +161,19 @@ struct ObserverRegistry<State> {
             observer.captureFromStorage(storage)
             collected.append(observer)
         }
+        // By index: a `for`-`in` over a property retains its buffer around the loop.
         if changes.everything {
-            for bucket in buckets {
-                for observer in bucket { take(observer) }
+            for word in buckets.indices {
+                for index in buckets[word].indices { take(buckets[word][index]) }
             }
         } else {
             changes.forEachRun { run in
                 for word in run where word < buckets.count {
-                    for observer in buckets[word] { take(observer) }
+                    for index in buckets[word].indices { take(buckets[word][index]) }
                 }
             }
         }
-        for observer in unindexed { take(observer) }
+        for index in unindexed.indices { take(unindexed[index]) }
         return !unindexed.isEmpty
     }
 }

@@ -89,7 +89,7 @@ final class KeyPathObserver<State, Value: Equatable & Sendable>: StateObserver<S
         self.last = state[keyPath: keyPath]
         super.init(
             id: id,
-            words: ObservedWords(offset.map { ChangedWords(offset: $0, size: MemoryLayout<Value>.size).first }),
+            words: ObservedWords(offset.map { ChangedWords.words(offset: $0, size: MemoryLayout<Value>.size) }),
             captureStorageStep: { observer, base in
                 let observer = unsafeDowncast(observer, to: KeyPathObserver<State, Value>.self)
                 if let offset = observer.offset { observer.pending = base.load(fromByteOffset: offset, as: Value.self) }
@@ -168,7 +168,7 @@ final class ObservedValue<State, Value>: @unchecked Sendable {
     /// The words this value occupies, or `nil` without an offset.
     @inlinable
     var words: Range<Int>? {
-        offset.map { ChangedWords(offset: $0, size: MemoryLayout<Value>.size).first }
+        offset.map { ChangedWords.words(offset: $0, size: MemoryLayout<Value>.size) }
     }
 
     @inlinable

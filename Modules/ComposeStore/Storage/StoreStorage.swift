@@ -61,17 +61,19 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         /// Not a commit: observers added while commits landed look again at `changes`, and
         /// nothing else hears of it (no `willChange`, no autosave, no Observation report).
         @usableFromInline var isRefresh: Bool
-        /// The notifier's slot holding a copy of the state for the notice's observers without
-        /// offsets, when the committing thread took the notifier's role and collected them under
-        /// the lock (see ``post(_:in:)``); `nil` for a queued notice.
-        @usableFromInline var snapshot: Snapshot?
+        /// Whether the notice's observers were collected under the lock by the committing thread
+        /// that took the notifier's role (see ``post(_:states:in:)``), with a copy of the state
+        /// in ``StoreStorage/snapshot`` for those without offsets; `false` for a queued notice.
+        /// A flag, not the slot: with one reference less, the notice is copied and destroyed
+        /// inline instead of through its type's value witnesses.
+        @usableFromInline var filledSnapshot: Bool
 
         @inlinable
-        init(changes: ChangedWords, states: States? = nil, isRefresh: Bool = false) {
+        init(changes: ChangedWords, states: States? = nil, isRefresh: Bool = false, filledSnapshot: Bool = false) {
             self.changes = changes
             self.states = states
             self.isRefresh = isRefresh
-            self.snapshot = nil
+            self.filledSnapshot = filledSnapshot
         }
     }
 
@@ -94,7 +96,8 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
 
     @usableFromInline let core: LockedState<Core>
     /// The entries the state refers to (`@Ref`), if its type has any; `nil` otherwise.
-    @usableFromInline var references: StoreReferences?
+    /// Set once, by the initializer, before the storage is shared: no dynamic exclusivity check.
+    @exclusivity(unchecked) @usableFromInline var references: StoreReferences?
     /// Set, for good, the first time the whole state is read through Observation's registrar (a
     /// whole-state read); until then no commit reports a whole-state change to it, which spares a
     /// store nobody reads whole (keyed reads are reported per key path) the registrar's two
@@ -146,6 +149,8 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     }
 
     deinit {
+        // Empty: no notice is being delivered while the storage goes away.
+        snapshot?.deallocate()
         lazyNotifier.ifMade?.stop()
         lazyExecutions.ifMade?.cancelAll()
         stopListeningToReferences()
@@ -164,16 +169,25 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// Delivers the notices of commits, one at a time, in commit order.
     @inlinable
     var notifier: Relay<Notice> {
-        lazyNotifier.get {
-            let notifier = Relay<Notice>(roleIsTakenUnderOwnersLock: true)
-            // Unowned: the relay is inline, so its handler runs only inside a call to one of this
-            // storage's methods, which keeps it alive. A weak reference would give the storage a
-            // side table, which slows every retain and release of it (see `LightWeakReference`).
-            notifier.start { [unowned self] notice in
-                self.deliver(notice)
-            }
-            return notifier
+        withNotifier { $0 }
+    }
+
+    /// Calls `body` with ``notifier``, unretained (see `LazyReference.withObject(orMake:_:)`).
+    @inlinable
+    func withNotifier<Result>(_ body: (Relay<Notice>) -> Result) -> Result {
+        lazyNotifier.withObject(orMake: { makeNotifier() }, body)
+    }
+
+    @usableFromInline
+    func makeNotifier() -> Relay<Notice> {
+        let notifier = Relay<Notice>(roleIsTakenUnderOwnersLock: true)
+        // Unowned: the relay is inline, so its handler runs only inside a call to one of this
+        // storage's methods, which keeps it alive. A weak reference would give the storage a
+        // side table, which slows every retain and release of it (see `LightWeakReference`).
+        notifier.start { [unowned self] notice in
+            self.deliver(notice)
         }
+        return notifier
     }
 
     /// Sent the new state after each change (``Store/willChange``).
@@ -230,25 +244,12 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// Touched by the notifier alone, which never runs twice at once.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var collected = ContiguousArray<StateObserver<State>>()
 
-    /// The copy of the state that observers without offsets read from, outside the lock; made
-    /// on the first notice that needs one and reused (empty between notices), so a notice does
-    /// not allocate. Touched by the notifier alone.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var snapshot: Snapshot?
-
-    /// See ``snapshot``: room for one state, initialized only while a notice is delivered.
-    /// Handed from one holder of the notifier's role to the next, whose transitions order
-    /// their accesses.
-    @usableFromInline
-    final class Snapshot: @unchecked Sendable {
-        @usableFromInline let pointer = UnsafeMutablePointer<State>.allocate(capacity: 1)
-
-        @inlinable
-        init() {}
-
-        deinit {
-            pointer.deallocate()
-        }
-    }
+    /// Room for the copy of the state that observers without offsets read from, outside the
+    /// lock: allocated on the first notice that needs it and kept until the storage goes away,
+    /// initialized only while a notice is delivered, so a notice does not allocate. Touched by
+    /// the holder of the notifier's role alone (handed from one holder to the next, whose
+    /// transitions order their accesses).
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var snapshot: UnsafeMutablePointer<State>?
 
     // MARK: Reading
 
@@ -367,7 +368,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 buffer?.syncedVersion = core.version
                 referencesCommitted(changes, in: &core)
                 guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return .unheard }
-                return .committed(tookTheRole: post(Notice(changes: changes, states: states), in: &core))
+                return .committed(tookTheRole: post(changes, states: states, in: &core))
             }
             switch outcome {
             case .gated(let gate):
@@ -417,7 +418,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         core.version &+= 1
         buffer?.syncedVersion = core.version
         guard !changes.isEmpty else { return .unheard }
-        return .committed(tookTheRole: post(Notice(changes: changes, states: nil), in: &core))
+        return .committed(tookTheRole: post(changes, states: nil, in: &core))
     }
 
     /// The copy a whole-state `_modify` (`state.x = value`) changes before it is committed: the
@@ -507,7 +508,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// What a write's attempt to commit came to.
     @usableFromInline
     enum Commit {
-        /// Committed, with a notice posted (see ``post(_:in:)``): whether this thread took the
+        /// Committed, with a notice posted (see ``post(_:states:in:)``): whether this thread took the
         /// notifier's role and delivers it itself.
         case committed(tookTheRole: Bool)
         /// Committed; nobody hears it, so no notice was queued.
@@ -560,7 +561,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 referencesCommitted(changes, in: &core)
                 guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return .unheard }
                 states?.new = core.state
-                return .committed(tookTheRole: post(Notice(changes: changes, states: states), in: &core))
+                return .committed(tookTheRole: post(changes, states: states, in: &core))
             }
             switch outcome {
             case .gated(let gate):
@@ -615,7 +616,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                         withUnsafeBytes(of: &core.state) { new in core.registry.changedObservedWords(old: old, new: new) }
                     }
                     guard !changes.isEmpty else { return }
-                    posted = post(Notice(changes: changes, states: nil), in: &core)
+                    posted = post(changes, states: nil, in: &core)
                     return
                 }
                 let changes = withUnsafeBytes(of: &copy) { old in
@@ -626,7 +627,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
                 referencesCommitted(changes, in: &core)
                 guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return }
                 let states = wantsStates ? States(old: copy, new: core.state) : nil
-                posted = post(Notice(changes: changes, states: states), in: &core)
+                posted = post(changes, states: states, in: &core)
             }
         )
         if let posted { deliverPosted(tookTheRole: posted) }
@@ -681,24 +682,30 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// and returns `true`; otherwise queues the notice and returns `false`. Either way, call
     /// ``deliverPosted(tookTheRole:)`` after the lock.
     @inlinable
-    func post(_ notice: consuming Notice, in core: inout Core) -> Bool {
-        let changes = notice.changes
-        let notifier = self.notifier
-        guard notifier.takeTheRoleOrEnqueue(notice) else { return false }
-        // The relay keeps the notice for this thread (see `Relay.taken`): nothing to carry
-        // through the lock and back.
-        if let slot = collect(changes, in: &core) { notifier.amendTaken { $0.snapshot = slot } }
-        return true
+    func post(_ changes: ChangedWords, states: States?, in core: inout Core) -> Bool {
+        withNotifier { notifier in
+            guard notifier.takeTheRoleIfIdle() else {
+                notifier.enqueue(Notice(changes: changes, states: states))
+                return false
+            }
+            // The relay keeps the notice for this thread (see `Relay.taken`), made where it
+            // goes: nothing is carried through the lock and back, or copied on the way.
+            let filled = collect(changes, in: &core)
+            notifier.keepTaken(Notice(changes: changes, states: states, filledSnapshot: filled))
+            return true
+        }
     }
 
-    /// After the lock: delivers the notice ``post(_:in:)`` took on (then whatever was queued
+    /// After the lock: delivers the notice ``post(_:states:in:)`` took on (then whatever was queued
     /// meanwhile), or, if it queued it, has the queue delivered unless somebody is delivering it.
     @inlinable
     func deliverPosted(tookTheRole: Bool) {
-        if tookTheRole {
-            notifier.handleTaken { notice in deliverCollected(notice, snapshot: notice.snapshot) }
-        } else {
-            notifier.drain()
+        withNotifier { notifier in
+            if tookTheRole {
+                notifier.handleTaken { notice in deliverCollected(notice, filledSnapshot: notice.filledSnapshot) }
+            } else {
+                notifier.drain()
+            }
         }
     }
 
@@ -739,40 +746,45 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// Delivers one notice. Runs on the notifier, one notice at a time, without the lock.
     @inlinable
     func deliver(_ notice: Notice) {
-        let slot = core.withLock { collect(notice.changes, in: &$0) }
-        deliverCollected(notice, snapshot: slot)
+        let filled = core.withLock { collect(notice.changes, in: &$0) }
+        deliverCollected(notice, filledSnapshot: filled)
     }
 
     /// The first half of delivering a notice, under the lock, by the holder of the notifier's
     /// role: collects the observers of `changes` into ``collected``, having captured their
-    /// values from the state, and returns the notifier's slot holding a copy of the state if an
-    /// observer without offsets needs one.
+    /// values from the state; if an observer without offsets needs it, copies the state into
+    /// ``snapshot`` and returns `true`.
     @inlinable
-    func collect(_ changes: ChangedWords, in core: inout Core) -> Snapshot? {
+    func collect(_ changes: ChangedWords, in core: inout Core) -> Bool {
         // Copied for observers without offsets only, into the notifier's reusable slot (empty
         // here, so filling it under the lock releases nothing).
         let needsSnapshot = withUnsafeBytes(of: &core.state) { storage in
             core.registry.collect(changes, storage: storage.baseAddress!, into: &collected)
         }
-        guard needsSnapshot else { return nil }
-        let slot = snapshot ?? Snapshot()
-        slot.pointer.initialize(to: core.state)
-        return slot
+        guard needsSnapshot else { return false }
+        let slot: UnsafeMutablePointer<State>
+        if let made = snapshot {
+            slot = made
+        } else {
+            slot = .allocate(capacity: 1)
+            snapshot = slot
+        }
+        slot.initialize(to: core.state)
+        return true
     }
 
     /// The second half of delivering a notice, without the lock: the observers collected by
     /// ``collect(_:in:)`` read the snapshot if they need it and fire, in subscription order;
     /// then the rest of the store hears of the commit.
     @inlinable
-    func deliverCollected(_ notice: Notice, snapshot slot: Snapshot?) {
+    func deliverCollected(_ notice: Notice, filledSnapshot: Bool) {
         // The buffer belongs to the notifier, which never runs twice at once: sort it in place
         // (subscription order) and iterate it without copying, so a notice allocates nothing.
         if collected.count > 1 { collected.sort { $0.id < $1.id } }
-        if let slot {
-            snapshot = slot
-            for observer in collected where !observer.words.isIndexed { observer.captureFromState(slot.pointer.pointee) }
+        if filledSnapshot, let slot = snapshot {
+            for observer in collected where !observer.words.isIndexed { observer.captureFromState(slot.pointee) }
             // Emptied after the lock: the copy's references are released here.
-            slot.pointer.deinitialize(count: 1)
+            slot.deinitialize(count: 1)
         }
         for observer in collected where !observer.isCancelled {
             observer.fire()
