@@ -781,14 +781,17 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         // The buffer belongs to the notifier, which never runs twice at once: sort it in place
         // (subscription order) and iterate it without copying, so a notice allocates nothing.
         if collected.count > 1 { collected.sort { $0.id < $1.id } }
-        if filledSnapshot, let slot = snapshot {
-            for observer in collected where !observer.words.isIndexed { observer.captureFromState(slot.pointee) }
-            // Emptied after the lock: the copy's references are released here.
-            slot.deinitialize(count: 1)
+        // One pass: an observer without offsets reads the snapshot just before it fires. A
+        // handler cannot change the snapshot (a commit it makes finds the role taken and is
+        // queued), so every observer reads the same state; what a key path reads through a
+        // `@Ref` is the entity's current value, as it always was.
+        let slot = filledSnapshot ? snapshot : nil
+        for observer in collected {
+            if let slot, !observer.words.isIndexed { observer.captureFromState(slot.pointee) }
+            if !observer.isCancelled { observer.fire() }
         }
-        for observer in collected where !observer.isCancelled {
-            observer.fire()
-        }
+        // Emptied without the lock: the copy's references are released here.
+        slot?.deinitialize(count: 1)
         // One at a time: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, several
         // times the cost for the one or few observers a notice usually collects.
         while !collected.isEmpty { collected.removeLast() }
