@@ -50,32 +50,8 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         }
     }
 
-    /// What the notifier delivers for one commit. Small whatever the size of the state: the
-    /// states, when kept at all, are boxed.
-    @usableFromInline
-    struct Notice: Sendable {
-        @usableFromInline var changes: ChangedWords
-        /// The states before and after, kept only when someone needs them: the change emitters
-        /// or the event log.
-        @usableFromInline var states: States?
-        /// Not a commit: observers added while commits landed look again at `changes`, and
-        /// nothing else hears of it (no `willChange`, no autosave, no Observation report).
-        @usableFromInline var isRefresh: Bool
-        /// Whether the notice's observers were collected under the lock by the committing thread
-        /// that took the notifier's role (see ``post(_:states:in:)``), with a copy of the state
-        /// in ``StoreStorage/snapshot`` for those without offsets; `false` for a queued notice.
-        /// A flag, not the slot: with one reference less, the notice is copied and destroyed
-        /// inline instead of through its type's value witnesses.
-        @usableFromInline var filledSnapshot: Bool
-
-        @inlinable
-        init(changes: ChangedWords, states: States? = nil, isRefresh: Bool = false, filledSnapshot: Bool = false) {
-            self.changes = changes
-            self.states = states
-            self.isRefresh = isRefresh
-            self.filledSnapshot = filledSnapshot
-        }
-    }
+    /// What the notifier delivers for one commit (see ``StoreNotice``).
+    @usableFromInline typealias Notice = StoreNotice
 
     /// The states around one commit, and the key path written (for the event log). A class, so
     /// that a commit that keeps no states pays for an 8-byte `nil`, not an `Optional<State>` as
@@ -798,7 +774,8 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         guard !notice.isRefresh else { return }
         if reportsWholeState.load(ordering: .relaxed) { reportWholeStateChange() }
         if let changed = lazyChanged.ifMade, changed.hasSubscribers { changed.send(()) }
-        if let states = notice.states {
+        if let erased = notice.states {
+            let states = unsafeDowncast(erased, to: States.self)
             lazyWillChange.ifMade?.send(states.new)
             lazyDidChange.ifMade?.send(StateChange(old: states.old, new: states.new))
             if EventLog.isEnabled { logMutation(old: states.old, new: states.new, keyPath: states.keyPath) }
