@@ -93,6 +93,13 @@ import Testing
         #expect(ChangedWords(offset: last * 8, size: 16).everything)
     }
 
+    /// What `ChangedWords` and `StoreNotice` say of their size: four runs and the flags in 34
+    /// bytes, a notice in 50 (104 with runs of two `Int`s each).
+    @Test func aNoticeOfChangedWordsIsFiftyBytes() {
+        #expect(MemoryLayout<ChangedWords>.size == 34)
+        #expect(MemoryLayout<StoreNotice>.size == 50)
+    }
+
     @Test func aKeyPathFootprintCoversItsBytes() {
         #expect(ChangedWords.words(offset: 12, size: 8) == 1..<3)
         #expect(ChangedWords.words(offset: 16, size: 1) == 2..<3)

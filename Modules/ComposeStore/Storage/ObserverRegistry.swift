@@ -161,18 +161,21 @@ struct ObserverRegistry<State> {
             observer.captureFromStorage(storage)
             collected.append(observer)
         }
-        // By index: a `for`-`in` over a property retains its buffer around the loop.
         if changes.everything {
-            for word in buckets.indices {
-                for index in buckets[word].indices { take(buckets[word][index]) }
+            for bucket in buckets {
+                for observer in bucket { take(observer) }
             }
         } else {
             changes.forEachRun { run in
                 for word in run where word < buckets.count {
-                    for index in buckets[word].indices { take(buckets[word][index]) }
+                    for observer in buckets[word] { take(observer) }
                 }
             }
         }
+        // By index: a `for`-`in` over the property retains its buffer around the loop, one
+        // atomic pair more for the one or few observers without offsets a store usually has.
+        // (The buckets keep theirs: by index, with several observers a word, the keyed write
+        // measured 10% slower.)
         for index in unindexed.indices { take(unindexed[index]) }
         return !unindexed.isEmpty
     }
