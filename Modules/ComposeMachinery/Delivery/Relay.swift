@@ -196,9 +196,9 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // State unde
     /// Keeps the event for which ``takeTheRoleIfIdle()`` just took the role, until
     /// ``handleTaken(_:)``. Called by the thread that took it, still under its own lock.
     @inlinable
-    package func keepTaken(_ event: __owned Event) {
+    package func keepTaken(_ event: consuming Event) {
         precondition(taken == nil, "Relay.keepTaken: an event is kept already")
-        taken = event
+        taken = consume event
     }
 
     /// Handles the event kept by ``keepTaken(_:)``, by calling

@@ -2,9 +2,10 @@
 /// states, when kept at all, are boxed.
 ///
 /// Not generic, and not nested in the generic storage: the states are kept type-erased, so
-/// the compiler knows the notice's layout everywhere and copies it inline. Nested in
-/// `StoreStorage<State>`, it was copied and destroyed through its type's value witnesses on
-/// every heard commit, and every type of state had its own specialization of the relay.
+/// the compiler knows the notice's layout everywhere and copies it field by field. Nested in
+/// `StoreStorage<State>`, it was copied and destroyed through its type's value witnesses, found
+/// at run time, on every heard commit, and every type of state had its own specialization of
+/// the relay.
 @usableFromInline
 struct StoreNotice: Sendable {
     @usableFromInline var changes: ChangedWords
