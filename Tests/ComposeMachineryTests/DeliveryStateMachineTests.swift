@@ -322,8 +322,8 @@ import Testing
     func postsUnderTheOwnersLockAmongValuesQueuedForLater(fromTwoThreads: Bool) {
         var model = DeliveryModel(
             threads: fromTwoThreads
-                ? ["S": [.takeTheRoleOrEnqueue("s1"), .takeTheRoleOrEnqueue("s2")], "T": [.takeTheRoleOrEnqueue("t")]]
-                : ["S": [.takeTheRoleOrEnqueue("s")], "R": [.enqueueForLater("r"), .claim]],
+                ? ["S": [.postUnderTheOwnersLock("s1"), .postUnderTheOwnersLock("s2")], "T": [.postUnderTheOwnersLock("t")]]
+                : ["S": [.postUnderTheOwnersLock("s")], "R": [.enqueueForLater("r"), .claim]],
             subscribers: 1
         )
         model.takesEverythingWaiting = true
@@ -387,9 +387,9 @@ struct DeliveryModel {
         /// A send that tries the lock-free way first, and takes the lock (`send`) if told to.
         case sendWithoutLock(String)
         /// A relay's owner posting under a lock of its own (``Relay/takeTheRoleIfIdle()``, then
-        /// ``Relay/keepTaken(_:)`` or ``Relay/enqueue(_:)``):
-        /// the role taken from idle, or the value queued for later and claimed.
-        case takeTheRoleOrEnqueue(String)
+        /// ``Relay/keepTaken(_:)`` or ``Relay/enqueue(_:)``): the role taken from idle, or the
+        /// value queued for later and claimed.
+        case postUnderTheOwnersLock(String)
         case enqueueForLater(String)
         case claim
         case finish
@@ -412,7 +412,7 @@ struct DeliveryModel {
     /// The value the first subscriber's handler sends, reentrantly, when it gets a value.
     var handlerOfFirstSubscriberSends: [String: String] = [:]
     /// The value the first subscriber's handler posts, as a relay's owner does
-    /// (``Step/takeTheRoleOrEnqueue(_:)``), when it gets a value.
+    /// (``Step/postUnderTheOwnersLock(_:)``), when it gets a value.
     var handlerOfFirstSubscriberPosts: [String: String] = [:]
     /// The subscriber the first subscriber's handler cancels when it gets a value.
     var handlerOfFirstSubscriberCancels: [String: Int] = [:]
@@ -504,7 +504,7 @@ struct DeliveryModel {
             case let action:
                 world.failures.append("sendWithoutLock answered \(action)")
             }
-        case .takeTheRoleOrEnqueue(let value):
+        case .postUnderTheOwnersLock(let value):
             switch DeliveryStateMachine.sendWithoutLock(&world.state) {
             case .deliverNow:
                 world.sentAt[value] = world.clock
@@ -553,7 +553,7 @@ struct DeliveryModel {
             world.calls.append((value, subscriber))
             if subscriber == 0 {
                 if let sent = handlerOfFirstSubscriberSends[value] { then.append(.send(sent)) }
-                if let posted = handlerOfFirstSubscriberPosts[value] { then.append(.takeTheRoleOrEnqueue(posted)) }
+                if let posted = handlerOfFirstSubscriberPosts[value] { then.append(.postUnderTheOwnersLock(posted)) }
                 if let cancelled = handlerOfFirstSubscriberCancels[value] { then.append(.cancel(cancelled)) }
             }
         case .subscribe(let subscriber):

@@ -64,11 +64,10 @@ import Testing
 
     /// A store's way of using a relay: four threads number events under a lock of their own and
     /// hand each to the relay in the same hold (``Relay/takeTheRoleIfIdle()``, then
-    /// ``Relay/keepTaken(_:)`` or ``Relay/enqueue(_:)``), handling it
-    /// themselves when they took the role; a fifth queues events without that lock, and the
-    /// handler posts a follow-up now and then, which must be queued, not taken. Every numbered
-    /// event is handled once, in the lock's order, never two at once, whichever thread handles
-    /// it.
+    /// ``Relay/keepTaken(_:)`` or ``Relay/enqueue(_:)``), handling it themselves when they took
+    /// the role; a fifth queues events without that lock, and the handler posts a follow-up now
+    /// and then, which must be queued, not taken. Every numbered event is handled once, in the
+    /// lock's order, never two at once, whichever thread handles it.
     @Test func eventsPostedUnderTheOwnersLockAreHandledInItsOrder() async {
         let relay = Relay<Int>(roleIsTakenUnderOwnersLock: true)
         let owner = LockedBox(0)  // the next number
