@@ -69,10 +69,16 @@ private final class Owner: Sendable {
     }
 
     /// Threads asking a fresh reference at once, by `get` and by `withObject`, all get the one
-    /// object published first; the objects the others made are released, and so is the
-    /// published one when its owner goes away.
+    /// object published first; the objects the others made (each takes a few microseconds to
+    /// make, so that they race) are released, and so is the published one when its owner goes
+    /// away.
     @Test func threadsAskingAtOnceAllGetTheSameObject() async {
         let counts = Counts()
+        @Sendable func make() -> Part {
+            let start = ContinuousClock.now
+            while ContinuousClock.now - start < .microseconds(20) {}
+            return Part(counts)
+        }
         for _ in 0..<200 {
             let owner = Owner()
             let seen = LockedBox<Set<ObjectIdentifier>>([])
@@ -81,12 +87,18 @@ private final class Owner: Sendable {
                 start.arriveAndWait()
                 let found =
                     thread.isMultiple(of: 2)
-                    ? ObjectIdentifier(owner.part.get { Part(counts) })
-                    : owner.part.withObject(orMake: { Part(counts) }) { ObjectIdentifier($0) }
+                    ? ObjectIdentifier(owner.part.get(orMake: make))
+                    : owner.part.withObject(orMake: make) { ObjectIdentifier($0) }
                 seen.mutate { _ = $0.insert(found) }
             }
             #expect(seen.value.count == 1)
             #expect(seen.value.first == owner.part.ifMade.map(ObjectIdentifier.init))
+        }
+        // The threads' closures, which hold the last owner, may be released just after they
+        // return: wait for it (a second at most), rather than for a fixed time.
+        let deadline = ContinuousClock.now + .seconds(1)
+        while counts.gone.load(ordering: .relaxed) < counts.made.load(ordering: .relaxed), ContinuousClock.now < deadline {
+            await Task.yield()
         }
         #expect(counts.gone.load(ordering: .relaxed) == counts.made.load(ordering: .relaxed))
     }
