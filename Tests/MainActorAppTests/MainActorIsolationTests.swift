@@ -92,8 +92,8 @@ import Testing
         let emitter = ValueEmitter<Int>()
         var heard: [Int] = []
         let subscription = emitter += { heard.append($0) }
-        let done = Recorder<Bool>()  // a class: the task may outlive this frame's locals
-        Task.detached {
+        let done = Recorder<Bool>()  // a class: the thread may outlive this frame's locals
+        startThread {
             for value in 0..<100 { emitter.send(value) }
             subscription.cancel()
             done.record(true)
@@ -101,6 +101,46 @@ import Testing
         // Keep the main actor busy (no `await`), so the queued values cannot be delivered before
         // the cancellation.
         while done.values.isEmpty {}
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(heard.isEmpty)
+    }
+
+    @Test func valuesWaitingForTheMainActorAreDroppedOnceTheirEmitterIsGone() async {
+        // The subscription is discarded, so its token lives only in the emitter's registry: once
+        // the emitter is gone, so is the registration, which counts as cancelled.
+        var heard: [Int] = []
+        let released = Recorder<Bool>()
+        do {
+            let emitter = ValueEmitter<Int>()
+            emitter += { heard.append($0) }
+            let watcher = DeinitWatcher { released.record(true) }
+            startThread {
+                for value in 0..<100 { emitter.send(value) }
+                _ = watcher  // released with the thread's closure, with the emitter
+            }
+        }
+        // Keep the main actor busy (no `await`), so that nothing is delivered to it, until the
+        // emitter is gone with the thread's closure.
+        #expect(spinUntil { !released.values.isEmpty })
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(heard.isEmpty)
+    }
+
+    @Test func valuesWaitingForAMainActorObserverAreDroppedOnceItsStoreIsGone() async {
+        var heard: [[String]] = []
+        let released = Recorder<Bool>()
+        do {
+            let store = Store<UserState>()
+            store.observe(\.loggedIn) { heard.append($0) }  // the subscription is discarded
+            let watcher = DeinitWatcher { released.record(true) }
+            startThread {
+                for index in 0..<100 { store.state.loggedIn = ["user \(index)"] }
+                _ = watcher  // released with the thread's closure, with the store
+            }
+        }
+        // Keep the main actor busy (no `await`), so that nothing is delivered to it, until the
+        // store is gone with the thread's closure.
+        #expect(spinUntil { !released.values.isEmpty })
         try? await Task.sleep(for: .milliseconds(50))
         #expect(heard.isEmpty)
     }
@@ -335,4 +375,26 @@ func settle(_ condition: () -> Bool) async -> Bool {
         try? await Task.sleep(for: .milliseconds(1))
     }
     return condition()
+}
+
+/// Calls `onDeinit` when released: tells a test that whatever held it has let go.
+nonisolated final class DeinitWatcher: Sendable {
+    let onDeinit: @Sendable () -> Void
+
+    init(_ onDeinit: @escaping @Sendable () -> Void) {
+        self.onDeinit = onDeinit
+    }
+
+    deinit { onDeinit() }
+}
+
+/// Spins, without suspending, until `condition` holds (true) or a minute has passed (false):
+/// keeps the calling actor busy meanwhile. A minute, because the whole suite on two cores can
+/// keep another thread waiting for seconds.
+func spinUntil(_ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while !condition() {
+        if ContinuousClock.now >= deadline { return false }
+    }
+    return true
 }

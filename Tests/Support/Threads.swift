@@ -23,3 +23,14 @@ public func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) a
         group.notify(queue: .global()) { continuation.resume() }
     }
 }
+
+/// Runs `body` on a thread of its own and returns at once, without waiting for it.
+///
+/// For a test that keeps the main actor busy while another thread works: a detached task would
+/// wait for a thread of the cooperative pool, which the other tests of the process may hold for
+/// many seconds.
+public func startThread(_ body: @escaping @Sendable () -> Void) {
+    let thread = Thread(block: body)
+    thread.stackSize = 1 << 20
+    thread.start()
+}

@@ -17,10 +17,13 @@ import Synchronization
 /// delivered: the emitter decided to deliver it (`once()` cancels its subscription, then delivers
 /// its one value). The handler is never called concurrently with itself, and never under the lock.
 ///
-/// The delivery knows the cancellation through a ``SubscriptionLiveness`` it holds weakly: the
-/// registration's token, or a store's observer. Weakly, because the registration holds the
+/// The delivery knows the cancellation through a ``SubscriptionLiveness`` it does not keep alive:
+/// the registration's token, or a store's observer. Not alive, because the registration holds the
 /// handler, which holds this delivery: a strong reference back would be a cycle that outlives a
-/// store. A registration that is gone was removed, so it counts as cancelled.
+/// store. A registration that is gone was removed, so it counts as cancelled. The reference is
+/// `unowned`, asked with `swift_tryRetain` (as `LightWeakReference` does), not `weak`: a weak
+/// reference gives its object a side table for good (32 bytes more a subscriber, and every
+/// retain and release of the token or observer through the runtime's slow path from then on).
 @usableFromInline
 package final class IsolatedDelivery<Value: Sendable>: Sendable {
     @usableFromInline
@@ -30,12 +33,17 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
         @usableFromInline var queue = Deque<(value: Value, queuedLive: Bool)>()
         /// A task has been started to drain on the actor and has not begun yet.
         @usableFromInline var isScheduled = false
-        /// Set once by ``attach(_:)``, with ``IsolatedDelivery/liveness``; before, nothing can
-        /// have cancelled yet.
-        var isAttached = false
     }
 
     @usableFromInline let isMainActor: Bool
+    /// Two facts a main-actor sender reads without the lock: somebody (main-actor code that
+    /// sent, or the actor's task) is calling the handler, ``draining``, and values wait in the
+    /// queue, ``queued``. `queued` changes only under the lock, with the queue. `draining` is
+    /// taken under the lock by whoever drains the queue, or without it by a direct call, which
+    /// exchanges the word from 0 (nobody calling, nothing waiting) to `draining` and back, so it
+    /// fails, and goes through the queue, whenever either fact holds. Declared next to
+    /// `isMainActor`: the two bytes share a word.
+    @usableFromInline let flags = Atomic<UInt8>(0)
     /// The handler as a nonisolated function: called only on its actor (see ``IsolatedHandler``).
     @usableFromInline let call: @Sendable (Value) -> Void
     /// The handler called as Swift calls an `@isolated(any)` function, hopping to its actor;
@@ -43,17 +51,15 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     /// ``init(_:isolation:)``), which is then awaited.
     private let asyncCall: (@Sendable (Value) async -> Void)?
     @usableFromInline let state = LockedState(State())
-    /// Two facts a main-actor sender reads without the lock: somebody (main-actor code that
-    /// sent, or the actor's task) is calling the handler, ``draining``, and values wait in the
-    /// queue, ``queued``. `queued` changes only under the lock, with the queue. `draining` is
-    /// taken under the lock by whoever drains the queue, or without it by a direct call, which
-    /// exchanges the word from 0 (nobody calling, nothing waiting) to `draining` and back, so it
-    /// fails, and goes through the queue, whenever either fact holds.
-    @usableFromInline let flags = Atomic<UInt8>(0)
-    /// What says whether the registration was cancelled, once attached. A stored property of
-    /// this class rather than a box of its own (an allocation per isolated handler), read and
-    /// written only under `state`'s lock, like the rest of the bookkeeping.
-    nonisolated(unsafe) private weak var liveness: (any SubscriptionLiveness)?
+    /// What says whether the registration was cancelled, once attached (`nil` before: nothing
+    /// can have cancelled yet). `unowned` keeps its memory, not its life, so that its counts can
+    /// be read; it is read only after `swift_tryRetain` on ``livenessAddress`` has succeeded (see
+    /// ``isCancelled()``). Stored properties of this class rather than a box of their own (an
+    /// allocation per isolated handler), read and written only under `state`'s lock, like the
+    /// rest of the bookkeeping.
+    nonisolated(unsafe) private unowned(safe) var liveness: (any SubscriptionLiveness)?
+    /// The address of ``liveness``, for `swift_tryRetain`.
+    nonisolated(unsafe) private var livenessAddress: UnsafeMutableRawPointer?
 
     @usableFromInline
     init(
@@ -78,17 +84,20 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
 
     @usableFromInline
     func attach(_ liveness: any SubscriptionLiveness) {
-        state.withLock { state in
+        state.withLock { _ in
             self.liveness = liveness
-            state.isAttached = true
+            self.livenessAddress = Unmanaged<AnyObject>.passUnretained(liveness).toOpaque()
         }
     }
 
-    /// Whether the registration was cancelled: a registration that is gone was removed. Call it
-    /// under `state`'s lock, with the state it guards.
-    private func isCancelled(_ state: State) -> Bool {
-        guard state.isAttached else { return false }
-        return liveness?.isCancelled ?? true
+    /// Whether the registration was cancelled: a registration that is gone (its deinitialization
+    /// has begun) was removed. Call it under `state`'s lock.
+    private func isCancelled() -> Bool {
+        guard let livenessAddress else { return false }
+        guard let retained = SwiftRuntime.tryRetain(livenessAddress) else { return true }
+        defer { Unmanaged<AnyObject>.fromOpaque(retained).release() }
+        // Alive and retained: loading the unowned reference is safe.
+        return liveness.unsafelyUnwrapped.isCancelled
     }
 
     /// The bit of ``flags`` that says somebody is calling the handler.
@@ -129,7 +138,7 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     @usableFromInline
     func deliverThroughQueue(_ value: Value, onMainActor: Bool) {
         let action = state.withLock { state -> Action in
-            state.queue.append((value, !isCancelled(state)))
+            state.queue.append((value, !isCancelled()))
             let before = flags.bitwiseOr(Self.queued, ordering: .acquiringAndReleasing).oldValue
             if before & Self.draining != 0 { return .none }
             if onMainActor {
@@ -178,9 +187,9 @@ package final class IsolatedDelivery<Value: Sendable>: Sendable {
     /// while the subscription was live and since cancelled are dropped.
     private func next() -> Value? {
         state.withLock { state in
-            let isCancelled = isCancelled(state)
+            let cancelled = isCancelled()
             while let (value, queuedLive) = state.queue.popFirst() {
-                if queuedLive && isCancelled { continue }
+                if queuedLive && cancelled { continue }
                 if state.queue.isEmpty { flags.bitwiseAnd(~Self.queued, ordering: .acquiringAndReleasing) }
                 return value
             }

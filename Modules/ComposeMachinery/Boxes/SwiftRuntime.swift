@@ -1,10 +1,10 @@
 /// Entry points of the Swift runtime that the language does not spell.
 @usableFromInline
-enum SwiftRuntime {
+package enum SwiftRuntime {
     /// The runtime's `swift_tryRetain` (`HeapObject *swift_tryRetain(HeapObject *)`): retains the
     /// object and returns it, or returns null without retaining if its deinitialization has
     /// begun. Looked up once and called with the C calling convention it is declared with.
-    @usableFromInline static let tryRetain: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = {
+    @usableFromInline package static let tryRetain: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = {
         #if canImport(Darwin)
         let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
         #else
