@@ -100,7 +100,7 @@ import Testing
         }
         // Keep the main actor busy (no `await`), so the queued values cannot be delivered before
         // the cancellation.
-        while done.values.isEmpty {}
+        #expect(spinUntil { !done.values.isEmpty })
         try? await Task.sleep(for: .milliseconds(50))
         #expect(heard.isEmpty)
     }

@@ -12,12 +12,10 @@ public func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) a
     let group = DispatchGroup()
     for index in 0..<count {
         group.enter()
-        let thread = Thread {
+        startThread {
             body(index)
             group.leave()
         }
-        thread.stackSize = 1 << 20
-        thread.start()
     }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         group.notify(queue: .global()) { continuation.resume() }

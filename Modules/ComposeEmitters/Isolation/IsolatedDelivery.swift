@@ -21,10 +21,11 @@ import Synchronization
 /// the registration's token, or a store's observer. Not alive, because the registration holds the
 /// handler, which holds this delivery: a strong reference back would be a cycle that outlives a
 /// store. A registration that is gone was removed, so it counts as cancelled. The reference is
-/// `unowned`, asked with `swift_tryRetain` (as `LightWeakReference` does), not `weak`: a weak
-/// reference gives its object a side table for good (an allocation of 32 bytes, 48 with the C
-/// allocator's header and rounding, a subscriber, and every retain and release of the token or
-/// observer through the runtime's slow path from then on).
+/// `unowned`, asked with `swift_tryRetain` as `LightWeakReference` does (that type takes a class,
+/// not this protocol's existential), not `weak`: a weak reference gives its object a side table
+/// for good (an allocation of 32 bytes, 48 with the C allocator's header and rounding, a
+/// subscriber, and every retain and release of the token or observer through the runtime's slow
+/// path from then on).
 @usableFromInline
 package final class IsolatedDelivery<Value: Sendable>: Sendable {
     @usableFromInline
