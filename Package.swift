@@ -57,7 +57,10 @@ struct Module {
 }
 
 let modules: [Module] = [
-    Module(name: "ComposeMachinery", dependsOn: [], external: [deque], isProduct: false),
+    // What Swift does not spell (a Swift runtime entry point, the thread id), declared in C and
+    // called directly, never looked up at run time: see its header.
+    Module(name: "CComposeShims", dependsOn: [], isProduct: false, hasTests: false),
+    Module(name: "ComposeMachinery", dependsOn: ["CComposeShims"], external: [deque], isProduct: false),
     Module(name: "ComposeEmitters", dependsOn: ["ComposeMachinery"], external: [deque], testDependencies: [clocks]),
     Module(name: "ComposeValidation", dependsOn: []),
     Module(
@@ -181,6 +184,11 @@ targets.append(
         path: "Tests/ComposePersistenceCrashChild"
     )
 )
+
+// What an executable built with a statically linked Swift runtime must be able to do (subscribe,
+// send, cancel, a store observer, a shared `@Ref`, a save and a restore, a main-actor handler):
+// Scripts/check-static builds it with `--static-swift-stdlib` and runs it.
+targets.append(.executableTarget(name: "ComposeStaticRuntimeCheck", dependencies: ["Compose"], path: "Tests/StaticRuntimeCheck"))
 
 // The soak: the app it drives and the checks (a library, also run briefly by ComposeTests), the
 // executable CI runs, and the allocator statistics it reads.

@@ -32,7 +32,7 @@ func bytesEach<Object>(_ make: () -> Object) -> Int {
 /// Every scenario. Declared outside `main.swift`, whose top-level code is main-actor code: a handler
 /// written there would be main-actor isolated. The plain rows use nonisolated handlers, as
 /// library code writes them; the "main-actor handler" rows, handlers written in main-actor code,
-/// as an app's are, which the store or emitter calls through an `IsolatedDelivery`.
+/// as an app's are, which the store or emitter calls through a `Relay` on the main actor.
 let scenarios: [(name: String, measure: @Sendable () -> Int)] = [
     ("Memory/store of 10 Int fields/Compose", { bytesEach { Store<SmallState>() } }),
     ("Memory/store of 10 Int fields/Observation", { bytesEach { SmallModel() } }),

@@ -70,20 +70,14 @@ extension Emitter {
     public func subscribe(
         @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
     ) -> EmitterSubscription {
-        guard handler.isolation != nil else {
-            // Nonisolated: registered as it is, with no wrapper between the emitter and it.
-            let subscription = register(IsolatedHandler.synchronous(handler))
-            ObservationScope.current?.adopt(subscription)
-            return subscription
-        }
-        return subscribe(IsolatedHandler.subscriber(handler))
+        // A nonisolated handler is registered as it is, with no wrapper between the emitter and it.
+        subscribe(IsolatedHandler.subscriber(handler))
     }
 
-    /// Registers `subscriber`, hands it its subscription and adds that to the current scope.
+    /// Registers `subscriber` and adds its subscription to the current scope.
     @inlinable
     package func subscribe(_ subscriber: IsolatedSubscriber<Value>) -> EmitterSubscription {
-        let subscription = register(subscriber.handler)
-        subscriber.attach(subscription)
+        let subscription = subscriber.subscription(for: register(subscriber.handler))
         ObservationScope.current?.adopt(subscription)
         return subscription
     }

@@ -16,8 +16,14 @@ import Synchronization
 /// ## Guarantees
 /// - `cancel()` is idempotent and thread-safe.
 /// - Once `cancel()` has returned, no send that starts afterwards reaches the handler.
-/// - A handler cancelled while a value is being delivered (by itself, by another handler, or by
-///   another thread) is not called for the rest of that delivery.
+/// - A handler cancelled while a value is being delivered (by itself, or by another handler) is
+///   not called for the rest of that delivery; one cancelled by another thread meanwhile may still
+///   be called once by the delivery in progress (the delivering thread looks at the cancellation
+///   before each call, without waiting for the canceller).
+/// - A handler written on an actor (main-actor code) is not called at all once `cancel()` has
+///   returned, even with a value sent before: `cancel()` drops what waits for the actor, and, made
+///   on another thread while the handler runs there, waits for that call to return. A handler
+///   must therefore not wait for a thread that cancels it.
 public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringConvertible {
     @usableFromInline
     let cancelled = Atomic<Bool>(false)

@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 infix operator ~+= : AssignmentPrecedence
 
 extension ValueEmitter {
@@ -19,13 +21,7 @@ extension ValueEmitter {
         emitter: ValueEmitter<Value>,
         @_inheritActorContext handler: @escaping @isolated(any) @Sendable (_ new: Value, _ previous: Value?) -> Void
     ) -> EmitterSubscription {
-        // In a struct, so the function is not reabstracted on the way (see `IsolatedHandler`).
-        let call = unsafeBitCast(IsolatedChangeHandler(function: handler), to: ChangeHandler<Value>.self).function
-        let subscriber = IsolatedHandler.subscriber(
-            isolation: handler.isolation,
-            call: { (change: (new: Value, previous: Value?)) in call(change.new, change.previous) },
-            asyncCall: { (change: (new: Value, previous: Value?)) in await handler(change.new, change.previous) }
-        )
+        let subscriber = IsolatedHandler.subscriber(AssumedIsolation<(Value, Value?)>.pair(handler))
         let deliver = subscriber.handler
         let previous = HandlerState<Value?>(nil)
         let subscription = emitter.core.register(
@@ -36,18 +32,8 @@ extension ValueEmitter {
             },
             whileRegistering: { current in previous.value = current }
         )
-        subscriber.attach(subscription)
-        ObservationScope.current?.adopt(subscription)
-        return subscription
+        let handed = subscriber.subscription(for: subscription)
+        ObservationScope.current?.adopt(handed)
+        return handed
     }
-}
-
-/// A `~+=` handler as the operator receives it, in a struct.
-private struct IsolatedChangeHandler<Value> {
-    let function: @isolated(any) @Sendable (_ new: Value, _ previous: Value?) -> Void
-}
-
-/// ``IsolatedChangeHandler`` reinterpreted as nonisolated.
-private struct ChangeHandler<Value> {
-    let function: @Sendable (_ new: Value, _ previous: Value?) -> Void
 }

@@ -1,4 +1,5 @@
 import ComposeEmitters
+import ComposeMachinery
 
 extension Store {
     /// Calls `handler` each time one of the values at `keyPath` changes.
@@ -51,16 +52,7 @@ extension Store {
         @_inheritActorContext handler: @escaping @isolated(any) @Sendable (repeat each Value) -> Void
     ) -> EmitterSubscription {
         let storage = self.storage
-        // A variadic function type cannot be cast directly; in a struct it has one representation.
-        let call = unsafeBitCast(
-            IsolatedPackHandler(function: handler),
-            to: PackHandler<repeat each Value>.self
-        ).function
-        let subscriber = IsolatedHandler.subscriber(
-            isolation: handler.isolation,
-            call: { (values: (repeat each Value)) in call(repeat each values) },
-            asyncCall: { (values: (repeat each Value)) in await handler(repeat each values) }
-        )
+        let subscriber = IsolatedHandler.subscriber(AssumedIsolation<(repeat each Value)>.pack(handler))
         let deliver = subscriber.handler
         let observer = storage.addObserver { id, state in
             let values = (repeat ObservedValue<State, each Value>(each keyPath, in: state, isEqual: ==))
@@ -102,17 +94,17 @@ extension Store {
         return subscription
     }
 
-    /// ``subscription(removing:)`` handed to the isolated delivery of `subscriber`.
+    /// ``subscription(removing:)`` for `subscriber`'s handler: one that stops its relay first, for
+    /// a handler isolated to an actor (see `IsolatedSubscriber`).
     @inlinable
     func subscription<Value>(
         removing observer: StateObserver<State>,
         for subscriber: IsolatedSubscriber<Value>
     ) -> EmitterSubscription {
-        // The observer, not the subscription: the subscription holds the observer, which holds
-        // the handler, which holds the delivery; the delivery holds what it is attached to
-        // weakly, and the observer says whether the store removed it.
-        subscriber.attach(observer)
-        return subscription(removing: observer)
+        RegistrationAudit.check(storage)
+        let subscription = subscriber.subscription(for: RemovingSubscription(owner: storage, registration: observer))
+        ObservationScope.current?.adopt(subscription)
+        return subscription
     }
 
     /// Calls `onSuccess` when the `Async` value at `keyPath` becomes a new success, and
@@ -131,24 +123,22 @@ extension Store {
         @_inheritActorContext onFailure: @escaping @isolated(any) @Sendable (any Error) -> Void = { _ in }
     ) -> EmitterSubscription {
         // One observer per callback, each delivered where its closure was written.
-        let success = IsolatedHandler.synchronous(onSuccess)
-        let failure = IsolatedHandler.synchronous(onFailure)
+        let success = AssumedIsolation(onSuccess)
+        let failure = AssumedIsolation(onFailure)
         return EmitterSubscription([
             observe(
                 keyPath,
                 subscriber: IsolatedHandler.subscriber(
-                    isolation: onSuccess.isolation,
-                    call: { value in if case .success(let value) = value { success(value) } },
-                    asyncCall: { value in if case .success(let value) = value { await onSuccess(value) } }
-                )
+                    AssumedIsolation(isolation: success.isolation) { value in
+                        if case .success(let value) = value { success.callAssumingIsolation(value) }
+                    })
             ),
             observe(
                 keyPath,
                 subscriber: IsolatedHandler.subscriber(
-                    isolation: onFailure.isolation,
-                    call: { value in if case .failure(let error, _) = value { failure(error.error) } },
-                    asyncCall: { value in if case .failure(let error, _) = value { await onFailure(error.error) } }
-                )
+                    AssumedIsolation(isolation: failure.isolation) { value in
+                        if case .failure(let error, _) = value { failure.callAssumingIsolation(error.error) }
+                    })
             ),
         ])
     }
@@ -164,21 +154,4 @@ extension Store {
         }
         return subscription(removing: observer, for: subscriber)
     }
-}
-
-/// A variadic handler as ``Store/observe(_:handler:)-(_,_)`` receives it.
-@usableFromInline
-struct IsolatedPackHandler<each Value> {
-    @usableFromInline let function: @isolated(any) @Sendable (repeat each Value) -> Void
-
-    @inlinable
-    init(function: @escaping @isolated(any) @Sendable (repeat each Value) -> Void) {
-        self.function = function
-    }
-}
-
-/// ``IsolatedPackHandler`` reinterpreted as nonisolated (see `IsolatedHandler`).
-@usableFromInline
-struct PackHandler<each Value> {
-    @usableFromInline let function: @Sendable (repeat each Value) -> Void
 }

@@ -69,7 +69,7 @@ import Testing
     /// and then, which must be queued, not taken. Every numbered event is handled once, in the
     /// lock's order, never two at once, whichever thread handles it.
     @Test func eventsPostedUnderTheOwnersLockAreHandledInItsOrder() async {
-        let relay = Relay<Int>(roleIsTakenUnderOwnersLock: true)
+        let relay = Relay<Int>()
         let owner = LockedBox(0)  // the next number
         let lastNumbered = Atomic<Int>(-1)
         let disorder = Atomic<Int>(0)

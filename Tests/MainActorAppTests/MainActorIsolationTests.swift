@@ -91,7 +91,8 @@ import Testing
     @Test func cancellingDropsValuesStillWaitingForTheMainActor() async {
         let emitter = ValueEmitter<Int>()
         var heard: [Int] = []
-        let subscription = emitter += { heard.append($0) }
+        let released = Recorder<Bool>()
+        let subscription = Self.subscribe(to: emitter, released: released) { heard.append($0) }
         let done = Recorder<Bool>()  // a class: the thread may outlive this frame's locals
         startThread {
             for value in 0..<100 { emitter.send(value) }
@@ -101,13 +102,28 @@ import Testing
         // Keep the main actor busy (no `await`), so the queued values cannot be delivered before
         // the cancellation.
         #expect(spinUntil { !done.values.isEmpty })
-        try? await Task.sleep(for: .milliseconds(50))
+        // The handler is released once nothing can call it any more.
+        #expect(await settle { !released.values.isEmpty })
         #expect(heard.isEmpty)
     }
 
-    @Test func valuesWaitingForTheMainActorAreDroppedOnceTheirEmitterIsGone() async {
-        // The subscription is discarded, so its token lives only in the emitter's registry: once
-        // the emitter is gone, so is the registration, which counts as cancelled.
+    /// Subscribes `body`, which holds a watcher that records when the subscription's handler is
+    /// released (once nothing can call it any more).
+    private static func subscribe(
+        to emitter: ValueEmitter<Int>,
+        released: Recorder<Bool>,
+        _ body: @escaping (Int) -> Void
+    ) -> EmitterSubscription {
+        let watcher = DeinitWatcher { released.record(true) }
+        return emitter += { value in
+            _ = watcher
+            body(value)
+        }
+    }
+
+    @Test func valuesWaitingForTheMainActorAreDeliveredAfterTheirEmitterIsGone() async {
+        // The subscription is discarded, not cancelled: what was sent before the emitter went
+        // away still reaches the handler.
         var heard: [Int] = []
         let released = Recorder<Bool>()
         do {
@@ -122,11 +138,12 @@ import Testing
         // Keep the main actor busy (no `await`), so that nothing is delivered to it, until the
         // emitter is gone with the thread's closure.
         #expect(spinUntil { !released.values.isEmpty })
-        try? await Task.sleep(for: .milliseconds(50))
         #expect(heard.isEmpty)
+        #expect(await settle { heard.count == 100 })
+        #expect(heard == Array(0..<100))
     }
 
-    @Test func valuesWaitingForAMainActorObserverAreDroppedOnceItsStoreIsGone() async {
+    @Test func valuesWaitingForAMainActorObserverAreDeliveredAfterItsStoreIsGone() async {
         var heard: [[String]] = []
         let released = Recorder<Bool>()
         do {
@@ -141,8 +158,9 @@ import Testing
         // Keep the main actor busy (no `await`), so that nothing is delivered to it, until the
         // store is gone with the thread's closure.
         #expect(spinUntil { !released.values.isEmpty })
-        try? await Task.sleep(for: .milliseconds(50))
         #expect(heard.isEmpty)
+        #expect(await settle { heard.count == 100 })
+        #expect(heard == (0..<100).map { ["user \($0)"] })
     }
 
     @Test func onceFromAnotherThreadIsHeardExactlyOnceOnTheMainActor() async {
@@ -395,6 +413,7 @@ func spinUntil(_ condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + .seconds(60)
     while !condition() {
         if ContinuousClock.now >= deadline { return false }
+        usleep(100)  // blocks the caller without taking a core from the threads it waits for
     }
     return true
 }

@@ -34,7 +34,8 @@ package struct LightWeakReference<Object: AnyObject>: @unchecked Sendable {  // 
     /// The object, retained, unless its deinitialization has begun.
     @inlinable
     package func retainIfAlive() -> Object? {
-        guard SwiftRuntime.tryRetain(address) != nil else { return nil }
+        guard let retained = SwiftRuntime.tryRetain(address) else { return nil }
+        assert(retained == address, "Compose: swift_tryRetain returned another object")
         return Unmanaged<Object>.fromOpaque(address).takeRetainedValue()
     }
 }

@@ -1,18 +1,20 @@
-/// Entry points of the Swift runtime that the language does not spell.
+import CComposeShims
+
+/// Entry points of the Swift runtime that the language does not spell, called through
+/// `CComposeShims` (declared there, linked directly, never looked up at run time).
+///
+/// The one Compose relies on is `swift_tryRetain`, the test a load of a `weak` reference makes:
+/// it retains the object unless its deinitialization has begun. Its behaviour is pinned by
+/// `SwiftRuntimeTests` (a live object is retained, one whose deinit has begun is refused).
 @usableFromInline
 package enum SwiftRuntime {
-    /// The runtime's `swift_tryRetain` (`HeapObject *swift_tryRetain(HeapObject *)`): retains the
-    /// object and returns it, or returns null without retaining if its deinitialization has
-    /// begun. Looked up once and called with the C calling convention it is declared with.
-    @usableFromInline package static let tryRetain: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = {
-        #if canImport(Darwin)
-        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
-        #else
-        let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
-        #endif
-        guard let symbol = dlsym(everywhere, "swift_tryRetain") else {
-            fatalError("Compose: the Swift runtime does not export swift_tryRetain")
-        }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?).self)
-    }()
+    /// Retains the object at `address` and returns it, or returns `nil` without retaining it if
+    /// its deinitialization has begun.
+    ///
+    /// - Precondition: `address` is a Swift object's, and its memory is not freed (something keeps
+    ///   it: an `unowned` reference, or a lock its `deinit` takes).
+    @inlinable
+    package static func tryRetain(_ address: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        compose_try_retain(address)
+    }
 }

@@ -30,7 +30,8 @@ package struct UnretainedReference<Object: AnyObject>: @unchecked Sendable {  //
     /// The object, retained, unless its deinitialization has begun. Call it under the lock its
     /// `deinit` takes.
     package func retainIfAlive() -> Object? {
-        guard SwiftRuntime.tryRetain(address) != nil else { return nil }
+        guard let retained = SwiftRuntime.tryRetain(address) else { return nil }
+        assert(retained == address, "Compose: swift_tryRetain returned another object")
         return Unmanaged<Object>.fromOpaque(address).takeRetainedValue()
     }
 

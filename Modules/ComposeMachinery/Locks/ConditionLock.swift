@@ -3,6 +3,7 @@
 ///
 /// ``LockedState`` is the lock for state; this one is for waiting. It wraps `pthread_mutex_t`
 /// and `pthread_cond_t` (visible to ThreadSanitizer on every platform).
+@usableFromInline
 package final class ConditionLock: @unchecked Sendable {  // The mutex is the state.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

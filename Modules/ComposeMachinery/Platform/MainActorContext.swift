@@ -1,3 +1,4 @@
+import CComposeShims
 import Dispatch
 
 /// Whether the current code runs isolated to the main actor, asked without stopping the program
@@ -26,34 +27,27 @@ package enum MainActorContext {
         DispatchQueue.main.setSpecific(key: key, value: true)
     }()
 
-    /// Whether this is the process's main thread. Apple platforms ask `pthread_main_np()`; Linux
-    /// compares the thread's kernel id with the process id, which the main thread's id equals.
-    /// `gettid` is looked up at run time because not every C library's Swift module declares it
-    /// (glibc ≥ 2.30 and musl export it).
+    /// Whether this is the process's main thread (`CComposeShims`' `compose_is_main_thread`:
+    /// `pthread_main_np()` on Apple platforms; elsewhere the `gettid` system call compared with the
+    /// process id, which the main thread's kernel id equals).
     ///
-    /// On Linux the answer is kept per thread (a thread-specific value: 1 for the main thread, 2
-    /// for any other), so a delivery to a main-actor handler pays two system calls once per
-    /// thread, not on every value. A thread's answer never changes: it is the same thread. (A
-    /// process forked by a thread other than the main one, and not exec'd, keeps that thread's
-    /// "not main" in the child; Compose never forks without exec.)
+    /// Outside Apple platforms the answer is kept per thread (a thread-specific value: 1 for the
+    /// main thread, 2 for any other), so a delivery to a main-actor handler pays two system calls
+    /// once per thread, not on every value. A thread's answer never changes: it is the same
+    /// thread. (A process forked by a thread other than the main one, and not exec'd, keeps that
+    /// thread's "not main" in the child; Compose never forks without exec.)
     private static var isMainThread: Bool {
         #if canImport(Darwin)
-        pthread_main_np() != 0
+        compose_is_main_thread()
         #else
         if let known = pthread_getspecific(answerKey) { return Int(bitPattern: known) == 1 }
-        let isMain = if let gettid = threadID { gettid() == getpid() } else { false }
+        let isMain = compose_is_main_thread()
         pthread_setspecific(answerKey, UnsafeRawPointer(bitPattern: isMain ? 1 : 2))
         return isMain
         #endif
     }
 
     #if !canImport(Darwin)
-    private typealias GetThreadID = @convention(c) () -> pid_t
-    private static let threadID: GetThreadID? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "gettid") else { return nil }
-        return unsafeBitCast(symbol, to: GetThreadID.self)
-    }()
-
     /// The key of each thread's answer; made once, never deleted.
     private static let answerKey: pthread_key_t = {
         var key = pthread_key_t()

@@ -2,6 +2,8 @@
 // ComposeMachinery brings it, so no module repeats the `#if canImport(Darwin) ... #endif`
 // preamble.
 
+import CComposeShims
+
 #if canImport(Darwin)
 @_exported import Darwin
 #elseif canImport(Glibc)
@@ -14,15 +16,12 @@
 #error("Compose needs a C library with POSIX threads: Darwin, Glibc, Musl or Bionic.")
 #endif
 
-/// The identity of the current thread, never 0.
+/// The identity of the current thread, never 0: `pthread_self()` as an integer, converted by
+/// `CComposeShims` for whatever `pthread_t` the C library has.
 @usableFromInline
 package enum ThreadIdentity {
     @inlinable
     package static var current: UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: Int(bitPattern: pthread_self()))
-        #else
-        UInt(pthread_self())
-        #endif
+        UInt(compose_thread_identity())
     }
 }

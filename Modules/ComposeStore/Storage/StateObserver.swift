@@ -198,7 +198,3 @@ final class ObservedValue<State, Value>: @unchecked Sendable {
         return true
     }
 }
-
-/// The store's own `isCancelled` says whether the store removed the observer: a cancelled
-/// subscription's, for the delivery of a handler written on an actor (see `IsolatedDelivery`).
-extension StateObserver: SubscriptionLiveness {}

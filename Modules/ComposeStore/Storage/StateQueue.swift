@@ -30,16 +30,21 @@ public struct StateQueueScheduler: Sendable {
 @usableFromInline
 final class StateQueue<State: AnyState>: Sendable {
     private struct Piece {
+        /// The closure, called synchronously where its isolation holds (see `AssumedIsolation`).
         enum Work {
-            case mutation(@Sendable (inout State) -> Void)
-            case read(@Sendable (State) -> Void)
+            case mutation(AssumedIsolationInout<State>)
+            case read(AssumedIsolation<State>)
         }
 
-        /// Where the piece must run; `nil` for anywhere.
-        let isolation: (any Actor)?
-        /// The closure reinterpreted as nonisolated (see ``IsolatedHandler``): called only where
-        /// `isolation` says.
         let work: Work
+
+        /// Where the piece must run; `nil` for anywhere.
+        var isolation: (any Actor)? {
+            switch work {
+            case .mutation(let mutation): mutation.isolation
+            case .read(let read): read.isolation
+            }
+        }
 
         var isMainActor: Bool { isolation.map { $0 === MainActor.shared } ?? false }
 
@@ -50,8 +55,8 @@ final class StateQueue<State: AnyState>: Sendable {
 
         func run(on storage: StoreStorage<State>) {
             switch work {
-            case .mutation(let mutation): storage.mutate { mutation(&$0) }
-            case .read(let read): read(storage.read())
+            case .mutation(let mutation): storage.mutate { mutation.callAssumingIsolation(&$0) }
+            case .read(let read): read.callAssumingIsolation(storage.read())
             }
         }
     }
@@ -94,10 +99,7 @@ final class StateQueue<State: AnyState>: Sendable {
     }
 
     func enqueue(mutation: @escaping @isolated(any) @Sendable (inout State) -> Void) {
-        let piece = Piece(
-            isolation: mutation.isolation,
-            work: .mutation(unsafeBitCast(mutation, to: (@Sendable (inout State) -> Void).self))
-        )
+        let piece = Piece(work: .mutation(AssumedIsolationInout(mutation)))
         let startsDrain = pending.withLock { pending in
             pending.mutations.append(piece)
             return Self.takeBaton(&pending)
@@ -106,7 +108,7 @@ final class StateQueue<State: AnyState>: Sendable {
     }
 
     func enqueue(read: @escaping @isolated(any) @Sendable (State) -> Void) {
-        let piece = Piece(isolation: read.isolation, work: .read(IsolatedHandler.synchronous(read)))
+        let piece = Piece(work: .read(AssumedIsolation(read)))
         let startsDrain = pending.withLock { pending in
             pending.reads.append(piece)
             return Self.takeBaton(&pending)

@@ -156,7 +156,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
 
     @usableFromInline
     func makeNotifier() -> Relay<Notice> {
-        let notifier = Relay<Notice>(roleIsTakenUnderOwnersLock: true)
+        let notifier = Relay<Notice>()
         // Unowned: the relay is inline, so its handler runs only inside a call to one of this
         // storage's methods, which keeps it alive. A weak reference would give the storage a
         // side table, which slows every retain and release of it (see `LightWeakReference`).
