@@ -1,8 +1,11 @@
 /// Parses the pattern syntax ``Pattern`` accepts into a ``PatternNode``.
 ///
-/// Recursive descent over characters: alternation, then sequence, then repetition, then atom.
-/// Each construct it does not support is rejected with an error that names it, so a pattern is
-/// never silently read differently from Swift Regex.
+/// Recursive descent over characters (as Swift Regex's parser reads them, so "[" followed by a
+/// combining mark is one character, not a bracket): alternation, then sequence, then
+/// repetition, then atom. Each construct it does not support, and each that Regex refuses or
+/// reads one way or another depending on how it compiles it, is rejected with an error that
+/// names it, so a pattern is never silently read differently from Swift Regex (``Pattern``
+/// lists them).
 ///
 /// Groups and quantifiers nest at most ``maximumNesting`` deep: the parser, the compiler and the
 /// tree itself recurse once per level, and a pattern of thousands of nested groups would
@@ -18,8 +21,8 @@ struct PatternParser {
     /// A parsed item, and how deeply groups and quantifiers nest in it.
     private typealias Parsed = (node: PatternNode, nesting: Int)
 
-    private let characters: [Character]
-    private var position = 0
+    let characters: [Character]
+    var position = 0
 
     init(_ source: String) {
         characters = Array(source)
@@ -34,11 +37,11 @@ struct PatternParser {
         return node
     }
 
-    private var current: Character? {
+    var current: Character? {
         position < characters.count ? characters[position] : nil
     }
 
-    private func error(_ reason: String) -> PatternError {
+    func error(_ reason: String) -> PatternError {
         PatternError(reason: reason, offset: position)
     }
 
@@ -55,95 +58,126 @@ struct PatternParser {
     private mutating func sequence(groupDepth: Int) throws(PatternError) -> Parsed {
         var items: [PatternNode] = []
         var nesting = 0
+        var lastIsBare = false
         while let character = current, character != "|", character != ")" {
             let item = try repetition(groupDepth: groupDepth)
             nesting = max(nesting, item.nesting)
             // `\r\n` is one Character, as CR LF is in the value: Swift Regex matches "\r\n" with it.
-            if case .literal("\n") = item.node, case .literal("\r")? = items.last {
+            // Only bare literals merge: Regex reads `(\r)(\n)` as CR then LF, which CR LF is not.
+            let isBare = item.nesting == 0
+            if isBare, lastIsBare, case .literal("\n") = item.node, case .literal("\r")? = items.last {
                 items[items.count - 1] = .literal("\r\n")
+                lastIsBare = false
                 continue
             }
             items.append(item.node)
+            lastIsBare = isBare
         }
         return (items.count == 1 ? items[0] : .sequence(items), nesting)
     }
 
     private mutating func repetition(groupDepth: Int) throws(PatternError) -> Parsed {
         let atom = try self.atom(groupDepth: groupDepth)
-        var node = atom.node
-        var nesting = atom.nesting
-        while let character = current {
-            let bounds: (Int, Int?)
-            switch character {
-            case "*":
-                bounds = (0, nil)
-                position += 1
-            case "+":
-                bounds = (1, nil)
-                position += 1
-            case "?":
-                bounds = (0, 1)
-                position += 1
-            case "{":
-                guard let braced = try bracedBounds() else { return (node, nesting) }
-                bounds = braced
-            default: return (node, nesting)
-            }
-            if case .startOfInput = atom.node { throw error("an anchor cannot be repeated") }
-            if case .endOfInput = atom.node { throw error("an anchor cannot be repeated") }
-            // A lazy quantifier (`*?`) matches the same strings; a possessive one (`*+`) does not,
-            // so it is refused rather than read differently.
-            if current == "?" {
-                position += 1
-            } else if current == "+" {
-                throw error("possessive quantifiers are not supported")
-            }
-            nesting += 1
-            guard nesting <= Self.maximumNesting else { throw tooDeep }
-            node = .repetition(node, min: bounds.0, max: bounds.1)
+        guard let bounds = try quantifier() else { return atom }
+        if case .startOfInput = atom.node { throw error("an anchor cannot be repeated") }
+        if case .endOfInput = atom.node { throw error("an anchor cannot be repeated") }
+        // A lazy quantifier (`*?`) matches the same strings; a possessive one (`*+`) does not,
+        // so it is refused rather than read differently.
+        if current == "?" {
+            position += 1
+        } else if current == "+" {
+            throw error("possessive quantifiers are not supported")
         }
-        return (node, nesting)
+        // Swift Regex refuses `a**` and `a{2}{3}`.
+        let next = position
+        if try quantifier() != nil {
+            position = next
+            throw error("a quantifier cannot follow another; group the repeated item: (?:...)")
+        }
+        guard atom.nesting + 1 <= Self.maximumNesting else { throw tooDeep }
+        return (.repetition(atom.node, min: bounds.0, max: bounds.1), atom.nesting + 1)
+    }
+
+    /// `*`, `+`, `?` or braced bounds, consumed; `nil` (and nothing consumed) if there is none.
+    private mutating func quantifier() throws(PatternError) -> (Int, Int?)? {
+        switch current {
+        case "*":
+            position += 1
+            return (0, nil)
+        case "+":
+            position += 1
+            return (1, nil)
+        case "?":
+            position += 1
+            return (0, 1)
+        case "{": return try bracedBounds()
+        default: return nil
+        }
     }
 
     private var tooDeep: PatternError {
         error("groups and quantifiers nest more than \(Self.maximumNesting) deep")
     }
 
-    /// `{n}`, `{n,}`, `{n,m}` and `{,m}` (as Swift Regex reads it, `{0,m}`); `nil` (and no
-    /// characters consumed) if the brace is a literal.
+    /// `{n}`, `{n,}`, `{n,m}` and `{,m}` (as Swift Regex reads it, `{0,m}`), with whitespace
+    /// around the numbers and the comma as Regex allows (`{ 2 , 3 }`); `nil` (and no characters
+    /// consumed) if the brace is a literal (`{x}`, `{,}`, `{2 3}`).
     private mutating func bracedBounds() throws(PatternError) -> (Int, Int?)? {
         let start = position
         position += 1
-        func number() -> Int? {
-            var digits = ""
-            while let character = current, character.isASCII, character.isNumber {
-                digits.append(character)
-                position += 1
-            }
-            return digits.isEmpty ? nil : Int(digits)
-        }
-        let written = number()
-        guard written != nil || current == "," else {
+        skipWhitespace()
+        let lower = try number()
+        skipWhitespace()
+        let hasComma = current == ","
+        if hasComma { position += 1 }
+        skipWhitespace()
+        let upper = try number()
+        skipWhitespace()
+        let bounds: (Int, Int?)
+        switch (lower, hasComma, upper) {
+        case (let lower?, false, nil): bounds = (lower, lower)
+        case (let lower?, true, nil): bounds = (lower, nil)
+        case (nil, true, let upper?): bounds = (0, upper)
+        case (let lower?, true, let upper?): bounds = (lower, upper)
+        default:
             position = start
             return nil
         }
-        let minimum = written ?? 0
-        var maximum: Int? = minimum
-        if current == "," {
-            position += 1
-            maximum = number()
-        }
-        // `{,}` says nothing: a literal, as in Swift Regex.
-        guard current == "}", written != nil || maximum != nil else {
+        guard current == "}" else {
             position = start
             return nil
         }
         position += 1
-        if let maximum, maximum < minimum { throw error("{\(minimum),\(maximum)} has its bounds reversed") }
-        if minimum > Self.maximumRepetition || (maximum ?? 0) > Self.maximumRepetition {
+        if let maximum = bounds.1, maximum < bounds.0 { throw error("{\(bounds.0),\(maximum)} has its bounds reversed") }
+        return bounds
+    }
+
+    /// Whitespace that Swift Regex skips inside braced bounds: Pattern_White_Space (space, tab,
+    /// line breaks), judged by a character's first scalar as Regex judges it.
+    private mutating func skipWhitespace() {
+        while let character = current, character.unicodeScalars.first!.properties.isPatternWhitespace {
+            position += 1
+        }
+    }
+
+    /// A repetition count. Swift Regex reads every character that is a number as part of it and
+    /// refuses those that are not 0-9 ("²", "٣"), so they are refused here too.
+    private mutating func number() throws(PatternError) -> Int? {
+        var value = 0
+        var digits = 0
+        while let character = current, character.isNumber {
+            guard let scalar = character.asciiScalar, (0x30...0x39).contains(scalar) else {
+                throw error("repetition counts are written with the digits 0-9, not '\(character)'")
+            }
+            value = min(value * 10 + Int(scalar - 0x30), Self.maximumRepetition + 1)
+            digits += 1
+            position += 1
+        }
+        guard digits > 0 else { return nil }
+        guard value <= Self.maximumRepetition else {
             throw error("repetition counts above \(Self.maximumRepetition) are not supported")
         }
-        return (minimum, maximum)
+        return value
     }
 
     private mutating func atom(groupDepth: Int) throws(PatternError) -> Parsed {
@@ -180,14 +214,32 @@ struct PatternParser {
             return (try escape(inClass: false), 0)
         case "*", "+", "?":
             throw error("'\(character)' has nothing to repeat")
+        case "{":
+            // Swift Regex refuses a braced quantifier with nothing before it (`{2}`); any other
+            // brace is a literal.
+            if try bracedBounds() != nil { throw error("'{' has nothing to repeat") }
+            position += 1
+            return (.literal(character), 0)
         default:
+            try refuseIfConfusable(character)
             position += 1
             return (.literal(character), 0)
         }
     }
 
-    private mutating func escape(inClass: Bool) throws(PatternError) -> PatternNode {
+    /// Swift Regex refuses an ASCII symbol with combining marks as a literal ("[" followed by a
+    /// combining acute looks like `[` but is not one), and so does a `Pattern`.
+    func refuseIfConfusable(_ character: Character) throws(PatternError) {
+        if character.isConfusable {
+            throw error("'\(character)' is an ASCII symbol with a combining mark, which Swift Regex refuses as a literal")
+        }
+    }
+
+    mutating func escape(inClass: Bool) throws(PatternError) -> PatternNode {
         guard let character = current else { throw error("the pattern ends after '\\'") }
+        // Swift Regex escapes one ASCII character: `\é`, and `\d` with a combining mark, are
+        // refused.
+        guard character.asciiScalar != nil else { throw error("'\\\(character)' is not a known escape") }
         position += 1
         switch character {
         case "d": return .characterClass(CharacterClass(members: [.digit]))
@@ -211,76 +263,6 @@ struct PatternParser {
                 throw error("'\\\(character)' is not a known escape")
             }
             return .literal(character)
-        }
-    }
-
-    private mutating func characterClass() throws(PatternError) -> CharacterClass {
-        position += 1  // "["
-        var result = CharacterClass(members: [])
-        if current == "^" {
-            result.isNegated = true
-            position += 1
-        }
-        var first = true
-        while true {
-            guard let character = current else { throw error("a character class is not closed") }
-            if character == "]", !first {
-                position += 1
-                return result
-            }
-            first = false
-            // Swift Regex reads these as nested classes, POSIX classes (`[[:digit:]]`) and set
-            // operations; refused rather than read as literal characters.
-            if character == "[" {
-                throw error("nested character classes and POSIX classes ([:digit:]) are not supported; escape '[' as '\\['")
-            }
-            if character == "&" || character == "-" || character == "~",
-                position + 1 < characters.count, characters[position + 1] == character
-            {
-                throw error("character class set operations ('&&', '--', '~~') are not supported")
-            }
-            let member: CharacterClass.Member
-            if character == "\\" {
-                position += 1
-                switch try escape(inClass: true) {
-                case .characterClass(let named):
-                    result.members += named.members
-                    continue
-                case .literal(let literal): member = .character(literal)
-                default: throw error("unexpected escape in a character class")
-                }
-            } else {
-                position += 1
-                member = .character(character)
-            }
-            // A range `a-z`, unless the '-' is the class's last character.
-            if case .character(let lower) = member, current == "-",
-                position + 1 < characters.count, characters[position + 1] != "]"
-            {
-                if characters[position + 1] == "-" {
-                    throw error("character class set operations ('&&', '--', '~~') are not supported")
-                }
-                if characters[position + 1] == "[" {
-                    throw error("nested character classes and POSIX classes ([:digit:]) are not supported; escape '[' as '\\['")
-                }
-                position += 1
-                var upper = characters[position]
-                position += 1
-                if upper == "\\" {
-                    guard case .literal(let escaped) = try escape(inClass: true) else {
-                        throw error("a range cannot end with a character class")
-                    }
-                    upper = escaped
-                }
-                guard lower.unicodeScalars.count == 1, upper.unicodeScalars.count == 1 else {
-                    throw error("a range's ends must be single Unicode scalars")
-                }
-                let from = lower.unicodeScalars.first!, to = upper.unicodeScalars.first!
-                guard from <= to else { throw error("the range \(lower)-\(upper) is reversed") }
-                result.members.append(.range(from...to))
-            } else {
-                result.members.append(member)
-            }
         }
     }
 }

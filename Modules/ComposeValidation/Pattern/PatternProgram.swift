@@ -5,8 +5,12 @@
 /// of *n* characters and a program of *m* instructions. No input can make it slower.
 struct PatternProgram: Sendable {
     enum Instruction: Sendable {
-        /// An ASCII character (one scalar, not `\r\n`), compared as a byte on ASCII input.
+        /// An ASCII character (one scalar, not `\r\n`), compared as a byte on ASCII input. Like
+        /// Regex, it matches that scalar alone: `K` does not match the Kelvin sign.
         case ascii(UInt8)
+        /// Any other character, compared canonically, as Regex compares it: `é` matches "e"
+        /// followed by a combining acute. Never an ASCII character on the byte path: a character
+        /// equivalent to one (the Kelvin sign is "K") is compiled to a class instead.
         case character(Character)
         case anyCharacter
         /// A character in `characterClasses[index]`.
@@ -33,7 +37,7 @@ struct PatternProgram: Sendable {
     ///
     /// - Throws: ``PatternError`` if the program would have more than ``maximumSize``
     ///   instructions. The size is computed from the tree first, so a pattern such as
-    ///   `\d{300}{1000}` is refused at once instead of after emitting 100,000 instructions.
+    ///   `(?:\d{300}){1000}` is refused at once instead of after emitting 300,000 instructions.
     /// - Complexity: O(*m*) for a program of *m* instructions, plus O(*c*) per character class
     ///   instruction for *c* distinct classes.
     init(_ node: PatternNode) throws(PatternError) {
@@ -83,6 +87,10 @@ struct PatternProgram: Sendable {
             let scalars = character.unicodeScalars
             if scalars.count == 1, let scalar = scalars.first, scalar.isASCII {
                 _ = try append(.ascii(UInt8(scalar.value)))
+            } else if let equivalent = character.singleNFCScalar, equivalent.isASCII {
+                // The Kelvin sign matches "K" too: a class of that one member matches what the
+                // character does, by its bitmap on the byte path.
+                try emit(.characterClass(CharacterClass(members: [.character(character)])))
             } else {
                 _ = try append(.character(character))
             }
@@ -153,19 +161,27 @@ struct PatternProgram: Sendable {
             let base = buffer.baseAddress!
             var current = ThreadSet(dense: base, sparse: base + capacity)
             var next = ThreadSet(dense: base + 2 * capacity, sparse: base + 3 * capacity)
-            // Most form input is ASCII without `\r`: then every byte is exactly one Character, and
-            // matching can read bytes. (`\r\n` is one Character, hence the exclusion.)
+            // Most form input is ASCII without CR LF: then every byte is exactly one Character,
+            // and matching can read bytes. (CR LF is one Character, hence the exclusion.)
             let ascii = input.utf8.withContiguousStorageIfAvailable { bytes in
-                bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D }
-                    ? runASCII(bytes, current: &current, next: &next, steps: &steps)
-                    : nil
+                Self.isOneCharacterPerByte(bytes) ? runASCII(bytes, current: &current, next: &next, steps: &steps) : nil
             }
             if let matched = ascii ?? nil { return matched }
             return run(input, current: &current, next: &next, steps: &steps)
         }
     }
 
-    /// ``run(_:current:next:steps:)`` over ASCII bytes without `\r`, one byte per character.
+    /// Whether `bytes` are ASCII without CR LF: one byte per character.
+    private static func isOneCharacterPerByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte >= 0x80 || (byte == 0x0A && previous == 0x0D) { return false }
+            previous = byte
+        }
+        return true
+    }
+
+    /// ``run(_:current:next:steps:)`` over ASCII bytes without CR LF, one byte per character.
     private func runASCII(
         _ bytes: UnsafeBufferPointer<UInt8>,
         current: inout ThreadSet,
@@ -182,8 +198,9 @@ struct PatternProgram: Sendable {
                 let advances: Bool
                 switch instructions[pc] {
                 case .ascii(let expected): advances = byte == expected
-                case .character: advances = false  // not ASCII
-                case .anyCharacter: advances = !(0x0A...0x0C).contains(byte)  // newlines; no \r here
+                case .character: advances = false  // not ASCII, nor equivalent to ASCII
+                // LF, VT, FF and CR are newlines, which `.` is not (as in Regex).
+                case .anyCharacter: advances = !(0x0A...0x0D).contains(byte)
                 case .characterClass(let index): advances = characterClasses[index].containsASCII(byte)
                 default: advances = false
                 }
@@ -235,9 +252,8 @@ struct PatternProgram: Sendable {
                 let advances: Bool
                 switch instructions[pc] {
                 case .ascii(let expected):
-                    let scalars = character.unicodeScalars
-                    advances = scalars.count == 1 && scalars.first!.value == UInt32(expected)
-                case .character(let expected): advances = character == expected
+                    advances = character.asciiScalar == expected
+                case .character(let expected): advances = character.mayBeEquivalent(to: expected) && character == expected
                 case .anyCharacter: advances = !character.isNewline
                 case .characterClass(let index): advances = characterClasses[index].contains(character)
                 default: advances = false
@@ -271,40 +287,5 @@ struct PatternProgram: Sendable {
                 break
             }
         }
-    }
-}
-
-/// The instructions some thread is at: a sparse set, cleared in O(1).
-///
-/// Every instruction visited is recorded, including those that consume nothing; only consuming
-/// and matching instructions matter when the set is read, and they are checked by type.
-/// Its storage is borrowed from the caller (on the stack), and clearing it is O(1): a sparse entry
-/// is trusted only if the dense entry it points at points back.
-private struct ThreadSet {
-    private let dense: UnsafeMutablePointer<Int>
-    private let sparse: UnsafeMutablePointer<Int>
-    private(set) var count = 0
-
-    init(dense: UnsafeMutablePointer<Int>, sparse: UnsafeMutablePointer<Int>) {
-        self.dense = dense
-        self.sparse = sparse
-    }
-
-    subscript(position: Int) -> Int {
-        dense[position]
-    }
-
-    /// Adds `pc`; returns whether it was new.
-    mutating func insert(_ pc: Int) -> Bool {
-        let slot = sparse[pc]
-        if slot >= 0, slot < count, dense[slot] == pc { return false }
-        sparse[pc] = count
-        dense[count] = pc
-        count += 1
-        return true
-    }
-
-    mutating func removeAll() {
-        count = 0
     }
 }
