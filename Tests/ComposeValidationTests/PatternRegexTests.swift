@@ -130,4 +130,17 @@ import Testing
         #expect(pattern.matchesByCharacter(value) == expected, "by character: \(source) on \(value.debugDescription)")
         #expect((try Regex(source).wholeMatch(in: value) != nil) == expected, "Regex: \(source) on \(value.debugDescription)")
     }
+
+    /// The standard library's NFC, an SPI Pattern uses as `Regex` does (see `StandardLibraryNFC`),
+    /// gives the normalization form C: compositions composed, singletons replaced, exclusions
+    /// left decomposed.
+    @Test(
+        arguments: [
+            ("e\u{301}", "\u{E9}"), ("\u{212A}", "K"), ("\u{2126}", "\u{3A9}"), ("\u{212B}", "\u{C5}"),
+            ("\u{37E}", ";"), ("a", "a"), ("\u{E9}", "\u{E9}"), ("\u{FB2C}", "\u{5E9}\u{5BC}\u{5C1}"),
+        ] as [(String, String)])
+    func theStandardLibrarysNFCIsNFC(character: String, nfc: String) {
+        let scalars = StandardLibraryNFC.scalars(of: Character(character))
+        #expect(scalars == Array(nfc.unicodeScalars))
+    }
 }

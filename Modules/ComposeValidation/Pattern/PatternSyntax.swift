@@ -42,7 +42,7 @@ extension Character {
         // form: it has no NFC form of one scalar, and normalizing it would cost time quadratic
         // in its length.
         guard hasAtMost(4) else { return nil }
-        var normalized = String(self)._nfc.makeIterator()
+        var normalized = StandardLibraryNFC.scalars(of: self).makeIterator()
         guard let scalar = normalized.next(), normalized.next() == nil else { return nil }
         return scalar
     }
@@ -83,7 +83,22 @@ extension Unicode.Scalar {
     /// The scalar in NFC, for error messages: the Kelvin sign, U+212A, is "K".
     var nfcForm: String {
         var form = ""
-        form.unicodeScalars.append(contentsOf: String(Character(self))._nfc)
+        form.unicodeScalars.append(contentsOf: StandardLibraryNFC.scalars(of: Character(self)))
         return form
+    }
+}
+
+/// The standard library's NFC normalization, the one Swift `Regex` compares characters with: the
+/// one place Compose uses it.
+///
+/// It is an SPI of the standard library (`@_spi(_Unicode)`, `String._nfc`), not public API; the
+/// standard library's own `Regex` is built on it, and Foundation's
+/// `precomposedStringWithCanonicalMapping` is not available here (ComposeValidation stands on the
+/// standard library alone). `PatternRegexTests.theStandardLibrarysNFCIsNFC` pins down what it
+/// returns, and every agreement test with `Regex` would fail if the two drifted apart.
+enum StandardLibraryNFC {
+    /// The scalars of `character` in Unicode normalization form C.
+    static func scalars(of character: Character) -> [Unicode.Scalar] {
+        Array(String(character)._nfc)
     }
 }
