@@ -167,8 +167,9 @@ public struct Store<State: AnyState>: Sendable {
     /// `body` runs on a copy of the state, without any lock held. If another write commits while
     /// it runs, `body` runs again on the newer state, so no write is lost: keep it to changing
     /// the state it is given. After 4 runs lost to other writers, the other writers of this store
-    /// wait while `body` runs once more, so `mutate` always commits after a bounded number of
-    /// runs; `body` must therefore not wait for another thread that writes to this store. Inside
+    /// wait while `body` runs once more, so `body` runs at most 5 times; it must therefore not
+    /// wait for another thread that writes to a store or a `@Ref` (one such run at a time runs in
+    /// the process, see the Guarantees article). Inside
     /// `body`, reads and writes of this store on this thread (including a nested `mutate`) see
     /// and change the same copy. If `body` throws, nothing changes.
     ///
