@@ -22,14 +22,16 @@ extension Store {
     /// ```
     ///
     /// The name is Compose's (after Combine's `objectWillChange`); it is sent once the change has
-    /// been committed, with the state that resulted, for every write that changed something, in
+    /// been committed, with the state that resulted, for every write that changed the state's
+    /// value (`==`; an equal value with other bytes, such as a rebuilt `Set`, is not a change), in
     /// commit order. To follow one property, ``observe(_:handler:)-2y9rj`` is cheaper: it is not called
     /// for changes elsewhere, and the store keeps no copy of the state for it.
     public var willChange: StoreEmitter<State> {
         StoreEmitter(core: storage.willChange)
     }
 
-    /// Sends the old and the new state after each change.
+    /// Sends the old and the new state after each change of the state's value (`==`), in commit
+    /// order.
     ///
     /// ```swift
     /// $state.didChange += { change in

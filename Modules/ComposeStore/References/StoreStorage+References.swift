@@ -80,7 +80,7 @@ extension StoreStorage {
         // version stays: the state did not change, and a `mutate` need not run again.
         let posted: Bool? = core.withLock { core in
             guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return nil }
-            let states = wantsStates ? States(old: core.state, new: core.state) : nil
+            let states = wantsStates ? States(old: core.state, new: core.state, isReferencedChange: true) : nil
             return post(changes, states: states, in: &core)
         }
         if let posted { deliverPosted(tookTheRole: posted) }

@@ -61,12 +61,25 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         @usableFromInline let old: State
         @usableFromInline var new: State
         @usableFromInline let keyPath: String?
+        /// Whether the commit is a write to an entity the state refers to (`@Ref`): its value
+        /// changed (the entity only tells of writes that did), while `old` and `new` are the same
+        /// state, referring to the same entity.
+        @usableFromInline let isReferencedChange: Bool
 
         @inlinable
-        init(old: State, new: State, keyPath: String? = nil) {
+        init(old: State, new: State, keyPath: String? = nil, isReferencedChange: Bool = false) {
             self.old = old
             self.new = new
             self.keyPath = keyPath
+            self.isReferencedChange = isReferencedChange
+        }
+
+        /// Whether a value changed, as `==` tells (user code: called without the lock). A commit
+        /// finds changes by comparing bytes, which differ for equal values too: a rebuilt `Set`,
+        /// `-0.0` for `0.0`, other padding.
+        @inlinable
+        var valueChanged: Bool {
+            isReferencedChange || old != new
         }
     }
 
@@ -365,7 +378,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     @inlinable
     func comparesObservedWordsOnly(_ core: inout Core, wantsStates: Bool) -> Bool {
         !wantsStates && references == nil && core.registry.canCompareObservedWordsOnly
-            && !reportsWholeState.load(ordering: .relaxed) && !(lazyChanged.ifMade?.hasSubscribers ?? false)
+            && !reportsWholeState.load(ordering: .relaxed)
     }
 
     /// A whole-state commit that only keypath observers of stored properties can hear (see
@@ -610,25 +623,26 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         return result
     }
 
-    /// Whether a commit must keep the old and new states: the change emitters have subscribers,
-    /// or the event log is on.
+    /// Whether a commit must keep the old and new states: the change emitters (`changed`
+    /// included) have subscribers, or the event log is on. They hear of a commit only if its
+    /// states differ by value (see ``States/valueChanged``).
     @inlinable
     var needsStates: Bool {
         (lazyWillChange.ifMade?.hasSubscribers ?? false) || (lazyDidChange.ifMade?.hasSubscribers ?? false)
-            || EventLog.isEnabled
+            || (lazyChanged.ifMade?.hasSubscribers ?? false) || EventLog.isEnabled
     }
 
     /// Whether anyone hears a commit of `changes`: an observer of the changed words (Observation's
-    /// keyed reads included), a whole-state Observation read, or a listener of every commit
-    /// (`changed`, which autosave uses). A commit nobody hears queues no notice at all, so a write
-    /// nobody observes costs one lock round trip. Called under the lock, after the commit.
+    /// keyed reads included), a whole-state Observation read, or a listener of every commit that
+    /// makes it keep its states (the change emitters, `changed` that autosave uses, the event
+    /// log). A commit nobody hears queues no notice at all, so a write nobody observes costs one
+    /// lock round trip. Called under the lock, after the commit.
     ///
     /// Skipping is safe for an observer added concurrently: ``addObserver(_:)`` compares the
     /// version it read with the version at registration, and looks again if a commit landed.
     @inlinable
     func isHeard(_ changes: ChangedWords, in core: inout Core, keepingStates: Bool) -> Bool {
         keepingStates || core.registry.observes(changes) || reportsWholeState.load(ordering: .relaxed)
-            || (lazyChanged.ifMade?.hasSubscribers ?? false)
     }
 
     // MARK: Observers
@@ -773,12 +787,14 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         while !collected.isEmpty { collected.removeLast() }
         guard !notice.isRefresh else { return }
         if reportsWholeState.load(ordering: .relaxed) { reportWholeStateChange() }
+        // The change emitters hear of values that changed, not of bytes: a commit whose states
+        // are equal is heard by nobody else. (Whoever listens makes the commit keep its states.)
+        guard let erased = notice.states else { return }
+        let states = unsafeDowncast(erased, to: States.self)
+        guard states.valueChanged else { return }
         if let changed = lazyChanged.ifMade, changed.hasSubscribers { changed.send(()) }
-        if let erased = notice.states {
-            let states = unsafeDowncast(erased, to: States.self)
-            lazyWillChange.ifMade?.send(states.new)
-            lazyDidChange.ifMade?.send(StateChange(old: states.old, new: states.new))
-            if EventLog.isEnabled { logMutation(old: states.old, new: states.new, keyPath: states.keyPath) }
-        }
+        lazyWillChange.ifMade?.send(states.new)
+        lazyDidChange.ifMade?.send(StateChange(old: states.old, new: states.new))
+        if EventLog.isEnabled { logMutation(old: states.old, new: states.new, keyPath: states.keyPath) }
     }
 }
