@@ -125,9 +125,10 @@ extension Ref: StateReference {
         entry.map { [$0] } ?? []
     }
 
-    package mutating func rejoinCurrentWorld() {
+    package mutating func rejoinCurrentWorld(values: ReferencedValues) {
         guard let entry else { return }
-        self.entry = RefRegistry.entry(for: entry.value, joining: .write)
+        let value = values[entry] as? Value ?? entry.value
+        self.entry = RefRegistry.entry(for: value, joining: .write)
     }
 }
 

@@ -124,8 +124,10 @@ extension RefCollection: StateReference {
         entries
     }
 
-    package mutating func rejoinCurrentWorld() {
-        entries = entries.map { RefRegistry.entry(for: $0.value, joining: .write) }
+    package mutating func rejoinCurrentWorld(values: ReferencedValues) {
+        entries = entries.map { entry in
+            RefRegistry.entry(for: values[entry] as? Value ?? entry.value, joining: .write)
+        }
     }
 }
 

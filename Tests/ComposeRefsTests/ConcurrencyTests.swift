@@ -34,6 +34,26 @@ import Testing
         #expect(final.count % 1_000 == 499)  // some writer's last write
     }
 
+    /// Four threads increment one entity 500 times each: a store that listens to it hears every
+    /// write once, in the order the writes committed, each with the value it committed (what its
+    /// commits capture for a `StoreTester`).
+    @Test func aStoreHearsAnEntitysWritesInTheirOrderWithTheirValues() async {
+        let referred = Referred(Card.fresh("counted"))
+        let store = cardStore(referred)
+        let stopCapturing = store.storage.captureReferencedValues()
+        let counts = Recorder<Int>()
+        let subscription = store.didChange.register { change in
+            let world = ComposeWorld(label: "committed")
+            counts.record(store.storage.detachedCopy(of: change.new, in: world, values: change.referencedValues).card.count)
+        }
+        await onThreads(4) { _ in
+            for _ in 0..<500 { referred.mutate { $0.count += 1 } }
+        }
+        #expect(counts.values == Array(1...2_000))
+        subscription.cancel()
+        stopCapturing()
+    }
+
     @Test func concurrentMutationsLoseNothing() {
         let referred = Referred(Card.fresh())
         let store = cardStore(referred)

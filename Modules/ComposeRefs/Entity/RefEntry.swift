@@ -32,6 +32,11 @@ final class RefEntry<Value: RefValue>: ReferenceEntry, @unchecked Sendable {
     @usableFromInline let id: Value.ID
     @usableFromInline let contents: LockedState<Contents>
     @usableFromInline let registry: RefRegistry<Value>
+    /// Tells the listening stores of each write, in the order of the writes, with the value it
+    /// committed: a write queues its value under the lock and drains after it (the listeners
+    /// take their stores' locks, and a store takes an entry's lock inside its own). Made with the
+    /// first listener.
+    @usableFromInline let lazyAnnouncer = LazyReference<Relay<Value>>()
 
     init(value: Value, registry: RefRegistry<Value>) {
         self.id = value.id
@@ -94,7 +99,7 @@ final class RefEntry<Value: RefValue>: ReferenceEntry, @unchecked Sendable {
     @inlinable
     func update<Result>(_ body: (Value) throws -> (Value?, Result)) rethrows -> Result {
         var changed = false
-        var listeners: [ReferenceListener] = []
+        var announced = false
         let result = try runOptimistically(
             on: contents,
             snapshot: { $0.value },
@@ -108,16 +113,48 @@ final class RefEntry<Value: RefValue>: ReferenceEntry, @unchecked Sendable {
                 guard changed else { return }
                 swap(&contents.value, &value)
                 contents.version &+= 1
-                listeners = contents.listeners
+                // In the lock's order; never calls a listener (a relay's queue is safe under any lock).
+                guard !contents.listeners.isEmpty, let announcer = lazyAnnouncer.ifMade else { return }
+                announcer.enqueue(contents.value)
+                announced = true
             }
         )
-        for listener in listeners { listener.entryChanged() }
+        if announced { lazyAnnouncer.ifMade?.drain() }
         return result
+    }
+
+    /// Tells the listeners of a write's committed value; run by the announcer, one write at a
+    /// time, in the order of the writes.
+    @usableFromInline
+    func announce(_ value: Value) {
+        let listeners = contents.withLock { $0.listeners }
+        withUnsafePointer(to: value) { committed in
+            for listener in listeners { listener.entryChanged(self, committedValueAt: UnsafeRawPointer(committed)) }
+        }
     }
 
     @usableFromInline
     func addListener(_ listener: ReferenceListener) {
+        // Made before the listener is added, under no lock of this entry: a write that finds a
+        // listener finds the announcer.
+        _ = lazyAnnouncer.get {
+            let announcer = Relay<Value>()
+            // Unowned: the relay is inline and drained only by this entry's `update`, which its
+            // caller keeps alive; a strong reference would be a cycle.
+            announcer.start { [unowned self] value in self.announce(value) }
+            return announcer
+        }
         contents.withLock { $0.listeners.append(listener) }
+    }
+
+    @usableFromInline
+    var currentValue: any Sendable {
+        value
+    }
+
+    @usableFromInline
+    func value(at address: UnsafeRawPointer) -> any Sendable {
+        address.load(as: Value.self)
     }
 
     @usableFromInline

@@ -17,17 +17,24 @@ package protocol StateReference {
     var referencedEntries: [any ReferenceEntry] { get }
 
     /// Points this property at the entries of the *current* world that have its entries' ids,
-    /// writing their current values there: a copy that shares nothing with the original's
-    /// world (ComposeTesting's detached snapshots of a state).
-    mutating func rejoinCurrentWorld()
+    /// writing there the values `values` captured for them, or else their current values: a
+    /// copy that shares nothing with the original's world (ComposeTesting's detached snapshots
+    /// of a state).
+    mutating func rejoinCurrentWorld(values: ReferencedValues)
 }
 
 /// Shared data that stores listen to.
 @usableFromInline
 package protocol ReferenceEntry: AnyObject, Sendable {
-    /// Calls `listener` whenever the data changes, until removed.
+    /// Calls `listener` whenever the data changes, until removed: after each write that changed
+    /// it, in the order of the writes, with the value that write committed.
     func addListener(_ listener: ReferenceListener)
     func removeListener(_ listener: ReferenceListener)
+    /// The value now, boxed.
+    var currentValue: any Sendable { get }
+    /// The value a write committed, boxed from where ``ReferenceListener/entryChanged(_:committedValueAt:)``
+    /// was told it lives.
+    func value(at address: UnsafeRawPointer) -> any Sendable
 }
 
 /// A store's ear on the entries its state refers to.
@@ -38,22 +45,30 @@ package protocol ReferenceEntry: AnyObject, Sendable {
 @usableFromInline
 package final class ReferenceListener: Sendable {
     @usableFromInline let listener: LightWeakReference<AnyObject>
-    /// Tells the listener, alive and retained, that an entry changed: a closure without a
-    /// context, formed where the listener's type is known.
-    @usableFromInline let onChange: @Sendable (_ listener: AnyObject) -> Void
+    /// Tells the listener, alive and retained, that an entry changed, with where the value that
+    /// write committed lives for the call: a closure without a context, formed where the
+    /// listener's type is known.
+    @usableFromInline let onChange:
+        @Sendable (_ listener: AnyObject, _ entry: any ReferenceEntry, _ committed: UnsafeRawPointer) -> Void
 
-    /// A listener that calls `onChange(listener)` while `listener` is alive.
+    /// A listener that calls `onChange` while `listener` is alive.
     @usableFromInline
-    package init(listening listener: AnyObject, onChange: @escaping @Sendable (_ listener: AnyObject) -> Void) {
+    package init(
+        listening listener: AnyObject,
+        onChange:
+            @escaping @Sendable (_ listener: AnyObject, _ entry: any ReferenceEntry, _ committed: UnsafeRawPointer) ->
+            Void
+    ) {
         self.listener = LightWeakReference(listener)
         self.onChange = onChange
     }
 
-    /// An entry the listener listens to changed.
+    /// `entry`, which the listener listens to, changed: a write committed the value at
+    /// `committed` (valid for the call; boxed with ``ReferenceEntry/value(at:)`` if kept).
     @inlinable
-    package func entryChanged() {
+    package func entryChanged(_ entry: any ReferenceEntry, committedValueAt committed: UnsafeRawPointer) {
         guard let listener = listener.retainIfAlive() else { return }
-        onChange(listener)
+        onChange(listener, entry, committed)
     }
 }
 
@@ -169,20 +184,24 @@ enum ReferenceScanner {
     }
 
     /// Points every reference property of `state` at the entries of the current world (see
-    /// ``StateReference/rejoinCurrentWorld()``). Returns `false` if the layout is unknown (the
-    /// runtime could not describe the state); `state` is then unchanged.
-    static func rejoinCurrentWorld<State>(_ state: inout State, layout: ReferenceLayout) -> Bool {
+    /// ``StateReference/rejoinCurrentWorld(values:)``). Returns `false` if the layout is unknown
+    /// (the runtime could not describe the state); `state` is then unchanged.
+    static func rejoinCurrentWorld<State>(_ state: inout State, layout: ReferenceLayout, values: ReferencedValues) -> Bool {
         guard let fields = layout.fields else { return false }
         withUnsafeMutableBytes(of: &state) { storage in
             for field in fields {
-                rejoin(field.type, at: storage.baseAddress! + field.offset)
+                rejoin(field.type, at: storage.baseAddress! + field.offset, values: values)
             }
         }
         return true
     }
 
-    private static func rejoin<Reference: StateReference>(_: Reference.Type, at address: UnsafeMutableRawPointer) {
-        address.assumingMemoryBound(to: Reference.self).pointee.rejoinCurrentWorld()
+    private static func rejoin<Reference: StateReference>(
+        _: Reference.Type,
+        at address: UnsafeMutableRawPointer,
+        values: ReferencedValues
+    ) {
+        address.assumingMemoryBound(to: Reference.self).pointee.rejoinCurrentWorld(values: values)
     }
 
     private static func referencedEntries<Reference: StateReference>(

@@ -1,5 +1,6 @@
 import ComposeEmitters
 import ComposeMachinery
+import Synchronization
 
 /// A store's listener on the entries its state refers to, and where its state keeps them.
 @usableFromInline
@@ -23,8 +24,8 @@ extension StoreStorage {
     func setUpReferences() {
         guard let layout = core.withLock({ Self.referenceLayout(of: $0.state) }) else { return }
         let references = StoreReferences(
-            listener: ReferenceListener(listening: self) { storage in
-                unsafeDowncast(storage, to: StoreStorage<State>.self).referencedEntryChanged()
+            listener: ReferenceListener(listening: self) { storage, entry, committed in
+                unsafeDowncast(storage, to: StoreStorage<State>.self).referencedEntryChanged(entry, committedValueAt: committed)
             },
             layout: layout
         )
@@ -71,8 +72,11 @@ extension StoreStorage {
     /// the words where the reference properties live: a referenced value lives outside the
     /// state's storage, so no word of it changed), and hear about it if their values differ.
     /// An observer of a stored property elsewhere cannot read the entry, and is left alone.
+    ///
+    /// Entries tell of their writes in the order of the writes, each with the value it committed
+    /// (at `committed`, for the call): a store that captures referenced values records that one.
     @inlinable
-    func referencedEntryChanged() {
+    func referencedEntryChanged(_ entry: any ReferenceEntry, committedValueAt committed: UnsafeRawPointer) {
         // The change read out of `references` without holding on to it (no retain, no release).
         guard let changes = references?.layout.referencedChange else { return }
         let wantsStates = needsStates
@@ -81,20 +85,46 @@ extension StoreStorage {
         let posted: Bool? = core.withLock { core in
             guard isHeard(changes, in: &core, keepingStates: wantsStates) else { return nil }
             let states = wantsStates ? States(old: core.state, new: core.state, isReferencedChange: true) : nil
+            if let states, capturesReferencedValues {
+                states.referencedValues = captureReferencedValues(&core)
+                states.referencedValues[entry] = entry.value(at: committed)
+            }
             return post(changes, states: states, in: &core)
         }
         if let posted { deliverPosted(tookTheRole: posted) }
+    }
+
+    /// Whether commits capture what the state's references read (see ``referencedValueCaptures``).
+    @inlinable
+    var capturesReferencedValues: Bool {
+        references != nil && referencedValueCaptures.load(ordering: .relaxed) > 0
+    }
+
+    /// Starts capturing each commit's referenced values, until the returned closure is called.
+    package func captureReferencedValues() -> @Sendable () -> Void {
+        referencedValueCaptures.add(1, ordering: .relaxed)
+        return { [self] in _ = referencedValueCaptures.subtract(1, ordering: .relaxed) }
+    }
+
+    /// What the state's references read now: each entry's current value. Called under the lock
+    /// (an entry's lock is taken inside a store's, never the other way).
+    @usableFromInline
+    func captureReferencedValues(_ core: inout Core) -> ReferencedValues {
+        var values = ReferencedValues()
+        for entry in core.referenced.values { values[entry] = entry.currentValue }
+        return values
     }
 }
 
 extension StoreStorage {
     /// A copy of `state` whose reference properties point at entries of `world`, holding the
-    /// values they read now: writing to the copy's references never reaches the store's
-    /// entities. ComposeTesting's `StoreTester` keeps its expected states this way.
-    package func detachedCopy(of state: State, in world: ComposeWorld) -> State {
+    /// values `values` captured for them, or else the values they read now: writing to the
+    /// copy's references never reaches the store's entities. ComposeTesting's `StoreTester`
+    /// keeps its expected states this way.
+    package func detachedCopy(of state: State, in world: ComposeWorld, values: ReferencedValues = ReferencedValues()) -> State {
         guard let references else { return state }
         var copy = state
-        _ = world.run { ReferenceScanner.rejoinCurrentWorld(&copy, layout: references.layout) }
+        _ = world.run { ReferenceScanner.rejoinCurrentWorld(&copy, layout: references.layout, values: values) }
         return copy
     }
 }

@@ -65,6 +65,9 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         /// changed (the entity only tells of writes that did), while `old` and `new` are the same
         /// state, referring to the same entity.
         @usableFromInline let isReferencedChange: Bool
+        /// What `new`'s references read at the commit, when the store captures them (see
+        /// ``StoreStorage/capturesReferencedValues``).
+        @usableFromInline var referencedValues = ReferencedValues()
 
         @inlinable
         init(old: State, new: State, keyPath: String? = nil, isReferencedChange: Bool = false) {
@@ -93,6 +96,10 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// locked look-ups per commit. Sticky, so a tracker that read the state is never missed: its
     /// read set the flag before it read the state, under the lock a later commit takes.
     @usableFromInline let reportsWholeState = Atomic<Bool>(false)
+    /// How many parties want each commit's referenced values captured (ComposeTesting's
+    /// `StoreTester`s): while any does, a commit that keeps its states also keeps what its
+    /// references read at that moment (``States/referencedValues``), under the lock.
+    @usableFromInline let referencedValueCaptures = Atomic<Int>(0)
     /// The label given at creation; ``label`` makes the default when asked.
     @usableFromInline let givenLabel: String?
     /// Where queued `setState` / `withState` work runs.
@@ -673,7 +680,10 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     /// ``deliverPosted(tookTheRole:)`` after the lock.
     @inlinable
     func post(_ changes: ChangedWords, states: States?, in core: inout Core) -> Bool {
-        withNotifier { notifier in
+        if let states, states.referencedValues.isEmpty, capturesReferencedValues {
+            states.referencedValues = captureReferencedValues(&core)
+        }
+        return withNotifier { notifier in
             guard notifier.takeTheRoleIfIdle() else {
                 notifier.enqueue(Notice(changes: changes, states: states))
                 return false
@@ -794,7 +804,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         guard states.valueChanged else { return }
         if let changed = lazyChanged.ifMade, changed.hasSubscribers { changed.send(()) }
         lazyWillChange.ifMade?.send(states.new)
-        lazyDidChange.ifMade?.send(StateChange(old: states.old, new: states.new))
+        lazyDidChange.ifMade?.send(StateChange(old: states.old, new: states.new, referencedValues: states.referencedValues))
         if EventLog.isEnabled { logMutation(old: states.old, new: states.new, keyPath: states.keyPath) }
     }
 }

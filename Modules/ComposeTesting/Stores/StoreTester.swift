@@ -40,7 +40,10 @@ import ComposeStore
 /// the values they read when the snapshot was taken, in entities of the tester's own. An
 /// assertion that writes to them (`$0.notes = [...]`) changes the expectation only, never the
 /// app's data, and is checked at its own line. A write to a referenced entity is a change of
-/// the state like any other: exhaustive mode fails when it is not asserted.
+/// the state like any other: exhaustive mode fails when it is not asserted. Each change is
+/// recorded with what the state's references read at that commit, not when the tester hears of
+/// it (the entity may have been written again meanwhile): while a tester lives, the store keeps
+/// those values with each commit.
 public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutable state under `state`'s lock.
     /// How much a test must assert.
     public enum Exhaustivity: Sendable {
@@ -86,6 +89,8 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
     private let progress: LockedState<Progress>
     private let created: TestLocation
     private var subscriptions: [EmitterSubscription] = []
+    /// Ends the store's capture of referenced values (see `StoreStorage.captureReferencedValues()`).
+    private let stopCapturing: @Sendable () -> Void
 
     /// Starts testing `store` from its current state.
     public init(
@@ -102,20 +107,27 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         self.timeout = timeout
         self.created = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let storage = store.storage
+        // Each commit keeps what its references read at that moment, so a referenced value
+        // written again before the tester hears of the commit is recorded as it was.
+        stopCapturing = storage.captureReferencedValues()
         let progress = LockedState(Progress(expected: Self.snapshot(store.state, of: storage)))
         self.progress = progress
         subscriptions.append(
             store.didChange.register { change in
-                // Read now: a referenced value lives outside the state, and would change with it.
-                let snapshot = Self.snapshot(change.new, of: storage)
+                let snapshot = Self.snapshot(change.new, of: storage, values: change.referencedValues)
                 progress.withLock { $0.changes.append(snapshot) }
             })
     }
 
-    /// A detached copy of `state` (see "References").
-    private static func snapshot(_ state: State, of storage: StoreStorage<State>) -> Snapshot {
+    /// A detached copy of `state` (see "References"), its references holding `values` where
+    /// the commit captured them.
+    private static func snapshot(
+        _ state: State,
+        of storage: StoreStorage<State>,
+        values: ReferencedValues = ReferencedValues()
+    ) -> Snapshot {
         let world = ComposeWorld(label: "StoreTester snapshot")
-        return Snapshot(state: storage.detachedCopy(of: state, in: world), world: world)
+        return Snapshot(state: storage.detachedCopy(of: state, in: world, values: values), world: world)
     }
 
     private func snapshot(_ state: State) -> Snapshot {
@@ -124,6 +136,7 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
 
     deinit {
         for subscription in subscriptions { subscription.cancel() }
+        stopCapturing()
         guard exhaustivity == .on else { return }
         let owed = progress.withLock { progress in
             progress.finished ? nil : Self.owed(progress)
