@@ -47,6 +47,10 @@ public struct DynamicComponent<Wrapped: Component>: Routable, Sendable {
 
     /// Dismisses the component, as closing a sheet does.
     ///
+    /// A route on a router's stack holds the component from the moment the push checked it:
+    /// `destroy()` racing a push is refused, or the push is (the component is gone), never both
+    /// done.
+    ///
     /// - Returns: `false` if there was none, or if it is on a router's stack (pop it instead);
     ///   the latter is reported as a `Diagnostic`.
     @discardableResult

@@ -8,6 +8,7 @@ final class DynamicStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @unc
     struct State {
         var current: (component: Wrapped, generation: UInt64)?
         var generation: UInt64 = 0
+        var reservations = SlotReservations()
     }
 
     let state = LockedState(State())
@@ -45,14 +46,18 @@ final class DynamicStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @unc
     }
 
     func destroy(fileID: String, line: UInt) -> Bool {
-        guard mayDestroy(.single, "DynamicComponent<\(Wrapped.self)>.destroy()", fileID: fileID, line: line) else {
-            return false
-        }
         let host = attachment?.host
-        let removed: Bool = state.withLock { state in
+        // Checked and removed in one step: a route pushed meanwhile either holds the component
+        // first (and this is refused), or finds it gone (and the push is refused).
+        let removed: Bool? = state.withLock { state in
             guard state.current != nil else { return false }
+            guard !state.reservations.holds(.single) else { return nil }
             state.current = nil
             return true
+        }
+        guard let removed else {
+            reportRoutedDestroy("DynamicComponent<\(Wrapped.self)>.destroy()", fileID: fileID, line: line)
+            return false
         }
         guard removed else { return false }
         if let host {
@@ -66,6 +71,26 @@ final class DynamicStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @unc
     func remove(_ id: SlotEntry.ID) -> Bool {
         state.withLock { state in
             guard state.current != nil else { return false }
+            state.current = nil
+            return true
+        }
+    }
+
+    func reserve(_ id: SlotEntry.ID) -> Bool {
+        state.withLock { state in
+            guard state.current != nil else { return false }
+            state.reservations.add(id)
+            return true
+        }
+    }
+
+    func release(_ id: SlotEntry.ID) {
+        state.withLock { $0.reservations.remove(id) }
+    }
+
+    func removeIfUnreserved(_ id: SlotEntry.ID) -> Bool {
+        state.withLock { state in
+            guard state.current != nil, !state.reservations.holds(id) else { return false }
             state.current = nil
             return true
         }

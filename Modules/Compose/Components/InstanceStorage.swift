@@ -9,6 +9,7 @@ final class InstanceStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @un
         var order: [UUID] = []
         var instances: [UUID: (component: Wrapped, generation: UInt64)] = [:]
         var generation: UInt64 = 0
+        var reservations = SlotReservations()
     }
 
     let state = LockedState(State())
@@ -65,11 +66,19 @@ final class InstanceStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @un
     }
 
     func destroy(_ id: UUID, fileID: String, line: UInt) -> Bool {
-        guard mayDestroy(.instance(id), "InstanceComponent<\(Wrapped.self)>.destroy(\(id))", fileID: fileID, line: line) else {
+        let host = attachment?.host
+        // Checked and removed in one step (see `DynamicStorage.destroy`).
+        let removed: Bool? = state.withLock { state in
+            guard state.instances[id] != nil else { return false }
+            guard !state.reservations.holds(.instance(id)) else { return nil }
+            Self.remove(id, from: &state)
+            return true
+        }
+        guard let removed else {
+            reportRoutedDestroy("InstanceComponent<\(Wrapped.self)>.destroy(\(id))", fileID: fileID, line: line)
             return false
         }
-        let host = attachment?.host
-        guard remove(.instance(id)) else { return false }
+        guard removed else { return false }
         if let host {
             host.slotChanged(self, .removed(.instance(id)))
         } else {
@@ -81,9 +90,36 @@ final class InstanceStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @un
     func remove(_ id: SlotEntry.ID) -> Bool {
         guard case .instance(let uuid) = id else { return false }
         return state.withLock { state in
-            guard state.instances.removeValue(forKey: uuid) != nil else { return false }
-            // The newest instances are the ones usually removed (popped): search from the end.
-            if let index = state.order.lastIndex(of: uuid) { state.order.remove(at: index) }
+            guard state.instances[uuid] != nil else { return false }
+            Self.remove(uuid, from: &state)
+            return true
+        }
+    }
+
+    private static func remove(_ id: UUID, from state: inout State) {
+        state.instances[id] = nil
+        // The newest instances are the ones usually removed (popped): search from the end.
+        if let index = state.order.lastIndex(of: id) { state.order.remove(at: index) }
+    }
+
+    func reserve(_ id: SlotEntry.ID) -> Bool {
+        guard case .instance(let uuid) = id else { return false }
+        return state.withLock { state in
+            guard state.instances[uuid] != nil else { return false }
+            state.reservations.add(id)
+            return true
+        }
+    }
+
+    func release(_ id: SlotEntry.ID) {
+        state.withLock { $0.reservations.remove(id) }
+    }
+
+    func removeIfUnreserved(_ id: SlotEntry.ID) -> Bool {
+        guard case .instance(let uuid) = id else { return false }
+        return state.withLock { state in
+            guard state.instances[uuid] != nil, !state.reservations.holds(id) else { return false }
+            Self.remove(uuid, from: &state)
             return true
         }
     }

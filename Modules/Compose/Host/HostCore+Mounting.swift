@@ -80,7 +80,10 @@ extension HostCore {
             if let router = descendant.router {
                 router.bind(owner: Swift.type(of: descendant.component), resolver: self)
                 validateStack(of: router)
-                countRoutes(router.routes, on: router, by: 1)
+                let routes = router.routes
+                countRoutes(routes, on: router, by: 1)
+                // Routes put on the stack before the host was there hold their components too.
+                for route in routes { _ = reserve(route, on: router) }
             }
             for field in descendant.layout.fields where field.kind == .enclosingRouter {
                 let wrapper = ComponentStorage.field(field.type, at: field.offset, of: descendant.component) as! EnclosingRouter

@@ -19,7 +19,9 @@ extension HostCore {
         }
         for descendant in nodes {
             if let router = descendant.router {
-                countRoutes(router.routes, on: router, by: -1)
+                let routes = router.routes
+                countRoutes(routes, on: router, by: -1)
+                release(routes, on: router)
                 router.unbind(from: self)
                 router.reset(to: router.hasDefaultContent ? [] : Array(router.routes.prefix(1)))
             }

@@ -221,11 +221,13 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         line: UInt = #line
     ) -> Bool {
         var route: Route?
+        // Held from the check until the route leaves the stack (see `RouteResolving.reserve`).
+        let resolver = self.resolver
         switch made {
         case .failure(let error)?:
             return refuse(error, fileID: fileID, line: line)
         case .success(let made)?:
-            if let problem = resolver?.problem(with: made, on: self) {
+            if let problem = resolver?.reserve(made, on: self) {
                 return refuse(problem, fileID: fileID, line: line)
             }
             route = made
@@ -287,8 +289,10 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         }
         switch outcome {
         case .failure(let error):
+            if let route { resolver?.release([route], on: self) }
             return refuse(error, fileID: fileID, line: line)
-        case .success:
+        case .success(let change):
+            if !change.popped.isEmpty { resolver?.release(change.popped, on: self) }
             announcer.drain()
             return true
         }
@@ -370,7 +374,8 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
     /// - Returns: The refusal, or `nil` when the path was set (or already was the path).
     func shortenNavigationPath(to path: [Route], animated: Bool) -> RoutingError? {
         let root = hasDefaultContent ? 0 : 1
-        let outcome: Result<Bool, RoutingError> = state.withLock { state in
+        let resolver = self.resolver
+        let outcome: Result<[Route], RoutingError> = state.withLock { state in
             let current = state.stack.dropFirst(root)
             guard path.count <= current.count, current.prefix(path.count).elementsEqual(path) else {
                 return .failure(
@@ -379,7 +384,7 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
                         reason: "a navigation path can only be shortened (a back gesture); \(label) shows \(Array(current))"
                     ))
             }
-            guard path.count < current.count else { return .success(false) }
+            guard path.count < current.count else { return .success([]) }
             let previousTop = state.stack.last
             let popped = Array(state.stack[(root + path.count)...])
             state.stack.removeSubrange((root + path.count)...)
@@ -389,13 +394,15 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
                     kind: .pop, popped: popped, pushed: [],
                     previousTop: previousTop, top: state.stack.last, depth: state.stack.count, animated: animated
                 ))
-            return .success(true)
+            return .success(popped)
         }
         switch outcome {
         case .failure(let error):
             return error
         case .success(let popped):
-            if popped { announcer.drain() }
+            guard !popped.isEmpty else { return nil }
+            resolver?.release(popped, on: self)
+            announcer.drain()
             return nil
         }
     }
@@ -425,21 +432,46 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
     @discardableResult
     package func set(_ routes: [Route], animated: Bool, fileID: String = #fileID, line: UInt = #line) -> Bool {
         if let problem = problem(setting: routes) { return refuse(problem, fileID: fileID, line: line) }
-        state.withLock { state in
-            let previousTop = state.stack.last
-            var common = 0
-            while common < min(state.stack.count, routes.count), state.stack[common] == routes[common] { common += 1 }
-            let popped = Array(state.stack[common...])
-            state.stack = routes
-            state.onStack = Set(routes)
-            let change = RouteChange(
-                kind: .set, popped: popped, pushed: Array(routes[common...]),
-                previousTop: previousTop, top: routes.last, depth: routes.count, animated: animated
-            )
-            if !change.popped.isEmpty || !change.pushed.isEmpty { announcer.enqueue(change) }
+        let resolver = self.resolver
+        let wanted = Set(routes)
+        while true {
+            // The routes that join the stack are held from here (see `RouteResolving.reserve`),
+            // and committed only onto the stack they were chosen against; another thread's change
+            // in between means choosing again.
+            let before = state.withLock { $0.stack }
+            let joining = routes.filter { !before.contains($0) }
+            var reserved: [Route] = []
+            for route in joining {
+                if let problem = resolver?.reserve(route, on: self) {
+                    resolver?.release(reserved, on: self)
+                    return refuse(problem, fileID: fileID, line: line)
+                }
+                reserved.append(route)
+            }
+            let change: RouteChange? = state.withLock { state in
+                guard state.stack == before else { return nil }
+                let previousTop = state.stack.last
+                var common = 0
+                while common < min(state.stack.count, routes.count), state.stack[common] == routes[common] { common += 1 }
+                let popped = Array(state.stack[common...])
+                state.stack = routes
+                state.onStack = wanted
+                let change = RouteChange(
+                    kind: .set, popped: popped, pushed: Array(routes[common...]),
+                    previousTop: previousTop, top: routes.last, depth: routes.count, animated: animated
+                )
+                if !change.popped.isEmpty || !change.pushed.isEmpty { announcer.enqueue(change) }
+                return change
+            }
+            guard change != nil else {
+                resolver?.release(reserved, on: self)
+                continue
+            }
+            // The routes that left the stack (a route that moved stays held).
+            resolver?.release(before.filter { !wanted.contains($0) }, on: self)
+            announcer.drain()
+            return true
         }
-        announcer.drain()
-        return true
     }
 
     // MARK: Host

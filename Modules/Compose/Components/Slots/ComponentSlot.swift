@@ -18,8 +18,17 @@ protocol ComponentSlot: AnyObject, Sendable {
     /// The host the slot is attached to, if any.
     var attachment: SlotAttachment? { get }
     /// Removes the entry `id` (`nil`: the dynamic component's), returning whether it was there:
-    /// the host, when a route to it is popped or its parent leaves the tree.
+    /// the host, when its parent leaves the tree.
     func remove(_ id: SlotEntry.ID) -> Bool
+    /// Counts a route to entry `id` that a router is about to put on its stack, if the entry
+    /// exists, in one step of the slot's lock: while a route holds it, `destroy` is refused.
+    /// Routes hold an entry by its id: a dynamic component's routes lead to its replacement too.
+    func reserve(_ id: SlotEntry.ID) -> Bool
+    /// A route counted by ``reserve(_:)`` left its router's stack, or never joined it.
+    func release(_ id: SlotEntry.ID)
+    /// Removes the entry `id` unless a route holds it, returning whether it was removed: the
+    /// host, when the last route to it was popped (a push since may hold it again).
+    func removeIfUnreserved(_ id: SlotEntry.ID) -> Bool
     /// Sends the creation or destruction of `entry`.
     func announce(created: Bool, _ entry: SlotEntry)
 }

@@ -33,14 +33,31 @@ class SlotStorage: @unchecked Sendable {  // State under its lock.
         attached.withLock { $0 }
     }
 
-    /// Whether entry `id` may be destroyed directly: not while a route leads to it (pop it
-    /// instead), which is reported.
-    func mayDestroy(_ id: SlotEntry.ID, _ name: @autoclosure () -> String, fileID: String, line: UInt) -> Bool {
-        guard let host = attachment?.host, host.isRouted(self as! any ComponentSlot, id) else { return true }
+    /// Reports a `destroy` refused because a route holds the entry (see
+    /// ``ComponentSlot/reserve(_:)``): it must be popped instead.
+    func reportRoutedDestroy(_ name: String, fileID: String, line: UInt) {
         Diagnostics.report(
-            domain: "components", "\(name()) refused: it is on a router's stack; pop it instead",
+            domain: "components", "\(name) refused: it is on a router's stack; pop it instead",
             fileID: fileID, line: line
         )
-        return false
+    }
+}
+
+/// How many routes hold each entry of a slot (see ``ComponentSlot/reserve(_:)``), kept in the
+/// slot's state, under its lock.
+struct SlotReservations {
+    private var counts: [SlotEntry.ID: Int] = [:]
+
+    func holds(_ id: SlotEntry.ID) -> Bool {
+        counts[id] != nil
+    }
+
+    mutating func add(_ id: SlotEntry.ID) {
+        counts[id, default: 0] += 1
+    }
+
+    mutating func remove(_ id: SlotEntry.ID) {
+        guard let count = counts[id] else { return }
+        counts[id] = count > 1 ? count - 1 : nil
     }
 }
