@@ -89,6 +89,32 @@ import Testing
         Self.leaked.removeAll()
     }
 
+    /// A parent that hands its own store (and emitter) to a created child: after unmounting, the
+    /// parent, which the test still holds, keeps them, and that is no leak.
+    @Test func whatAParentHandsToACreatedChildIsNotALeak() {
+        struct Settings: AnyState {
+            var volume = 0
+        }
+        struct SettingsSheet: Component {
+            let settings: Store<Settings>
+            let done: SignalEmitter
+            var observers: Void { None }
+        }
+        struct Screen: Component {
+            @Store var settings: Settings
+            let saved = SignalEmitter()
+            let sheet = DynamicComponent<SettingsSheet>()
+            let openSheet = SignalEmitter()
+            var observers: Void {
+                openSheet += { sheet.create(SettingsSheet(settings: $settings, done: saved)) }
+            }
+        }
+        let tester = ComponentTester(Screen())
+        tester.send(tester.root.openSheet)
+        #expect(tester.root.sheet.isCreated)
+        tester.unmount()
+    }
+
     @Test func manualVisibility() {
         let tester = ComponentTester(AuthComponent(), visibility: .manual)
         tester.expectVisible([])

@@ -11,22 +11,26 @@ package struct LeakCandidates {
 }
 
 extension ComponentHost {
-    /// What should go when the tree unmounts and the test lets go of what it holds.
+    /// What should go when the tree unmounts and the test lets go of what it holds: what created
+    /// components hold, but not what a component of the tree's own structure holds too (a parent
+    /// that hands its store to a sheet keeps it, and the test keeps the parent).
     package func leakCandidates() -> LeakCandidates {
         var candidates = LeakCandidates()
         candidates.nodes = nodes
         var kept: Set<ObjectIdentifier> = []
+        var createdObjects: [AnyObject] = []
         var createdEntries: [AnyObject] = []
         for node in candidates.nodes {
             let objects = ComponentStorage.objects(in: node.value)
             let entries = objects.flatMap { ($0 as? any ReferenceHolder)?.referencedObjects ?? [] }
             if node.slotEntry != nil {
-                candidates.created += objects
+                createdObjects += objects
                 createdEntries += entries
             } else {
-                for entry in entries { kept.insert(ObjectIdentifier(entry)) }
+                for object in objects + entries { kept.insert(ObjectIdentifier(object)) }
             }
         }
+        candidates.created = createdObjects.filter { !kept.contains(ObjectIdentifier($0)) }
         candidates.entries = createdEntries.filter { !kept.contains(ObjectIdentifier($0)) }
         return candidates
     }

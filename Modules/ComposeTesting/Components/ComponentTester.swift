@@ -237,7 +237,8 @@ public final class ComponentTester<Root: Component>: @unchecked Sendable {  // U
     /// stores, routers), or a ref entry only such components referred to.
     ///
     /// Let go of your own references to created components before calling it: those would
-    /// keep them alive, and be reported.
+    /// keep them alive, and be reported. What a created component shares with a component of the
+    /// tree's structure (a parent's store handed to a sheet) is the parent's, and not reported.
     public func unmount(
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
