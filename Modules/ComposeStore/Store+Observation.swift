@@ -36,11 +36,12 @@ extension StoreStorage {
                 words: ObservedWords(value.words),
                 captureFromStorage: { value.capture(fromStorage: $0) },
                 captureFromState: { value.capture(from: $0) },
-                // Unowned: an observer fires only while the storage delivers a notice. A weak
-                // reference would give the storage a side table (see `LightWeakReference`).
-                fire: { [unowned self] in
-                    guard value.commit() else { return }
-                    self.registrar.withMutation(of: self, keyPath: rooted) {}
+                // Not retained (the storage keeps its observers): an observer fires only while
+                // the storage delivers a notice. A weak reference would give the storage a side
+                // table (see `LightWeakReference`).
+                fire: { [storage = LightWeakReference(self)] in
+                    guard value.commit(), let storage = storage.retainIfAlive() else { return }
+                    storage.registrar.withMutation(of: storage, keyPath: rooted) {}
                 }
             )
             core.registry.add(observer)

@@ -3,7 +3,7 @@ import Testing
 @testable import ComposeMachinery
 
 /// `swift_tryRetain`, which Compose's references that keep no object alive rely on
-/// (`LightWeakReference`, `UnretainedReference`): it retains a live object, and refuses one whose
+/// (`LightWeakReference`): it retains a live object, and refuses one whose
 /// deinitialization has begun, as loading a `weak` reference does. Called through
 /// `CComposeShims`, linked directly (a statically linked executable runs it too:
 /// `Scripts/check-static`).

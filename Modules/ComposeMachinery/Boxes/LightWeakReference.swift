@@ -16,7 +16,16 @@
 /// The price: after the object's deinit has run, its memory (the instance, whose fields are
 /// already destroyed) is freed only when the last of these references goes, where a `weak`
 /// reference keeps only the side table. Use it where the reference rarely outlives its object
-/// for long: a subscription, a listener, a handler the object owns.
+/// for long: a subscription, a listener, a handler the object owns, a table whose objects remove
+/// themselves in their deinit (the `@Ref` registry).
+///
+/// ## The two references that keep no object alive
+/// Compose has two, and no other (no `unowned` capture, no bare address):
+/// - Swift's `weak` (`[weak x]`, `weak var`, ``WeakBox`` for tables), where the object's side
+///   table costs nothing that matters: rarely retained objects, cold paths;
+/// - this one, where the object is retained on a hot path (a store, an emitter's core, an entity).
+/// Neither is used on objects reference-counted by the Objective-C runtime: Compose's objects are
+/// Swift classes, and `swift_tryRetain` is the Swift runtime's.
 @usableFromInline
 package struct LightWeakReference<Object: AnyObject>: @unchecked Sendable {  // Immutable; the runtime's counts are atomic.
     /// Keeps the object's memory while this reference exists. Never read.
@@ -29,6 +38,13 @@ package struct LightWeakReference<Object: AnyObject>: @unchecked Sendable {  // 
     package init(_ object: Object) {
         keeper = object
         address = Unmanaged.passUnretained(object).toOpaque()
+    }
+
+    /// Whether this is a reference to `object`: compares addresses only, so the object's own
+    /// `deinit` may ask it (a table removing the object's entry, if it is still its own).
+    @inlinable
+    package func refers(to object: Object) -> Bool {
+        address == Unmanaged.passUnretained(object).toOpaque()
     }
 
     /// The object, retained, unless its deinitialization has begun.

@@ -11,8 +11,8 @@ package enum SwiftRuntime {
     /// Retains the object at `address` and returns it, or returns `nil` without retaining it if
     /// its deinitialization has begun.
     ///
-    /// - Precondition: `address` is a Swift object's, and its memory is not freed (something keeps
-    ///   it: an `unowned` reference, or a lock its `deinit` takes).
+    /// - Precondition: `address` is a Swift object's, and its memory is not freed (a
+    ///   `LightWeakReference` keeps it).
     @inlinable
     package static func tryRetain(_ address: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
         compose_try_retain(address)

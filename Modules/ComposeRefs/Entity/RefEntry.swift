@@ -139,9 +139,10 @@ final class RefEntry<Value: RefValue>: ReferenceEntry, @unchecked Sendable {
         // listener finds the announcer.
         _ = lazyAnnouncer.get {
             let announcer = Relay<Value>()
-            // Unowned: the relay is inline and drained only by this entry's `update`, which its
-            // caller keeps alive; a strong reference would be a cycle.
-            announcer.start { [unowned self] value in self.announce(value) }
+            // Not retained (a strong reference would be a cycle): the relay is inline and
+            // drained only by this entry's `update`, which its caller keeps alive.
+            let entry = LightWeakReference(self)
+            announcer.start { value in entry.retainIfAlive()?.announce(value) }
             return announcer
         }
         contents.withLock { $0.listeners.append(listener) }

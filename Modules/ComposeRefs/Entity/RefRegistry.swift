@@ -8,11 +8,11 @@ import ComposeMachinery
 /// sandboxed test's `@Ref`s never meet another test's entities, even with the same ids.
 @usableFromInline
 final class RefRegistry<Value: RefValue>: Sendable {
-    /// The table holds each entry unretained, not weakly: a weak reference would give the entry a
-    /// side table, and make every retain and release of it (every copy of a state holding a
-    /// `@Ref`) slower. See `UnretainedReference` for the protocol that makes it sound: every
-    /// read is under `slots`' lock, and an entry's deinit removes its slot under that lock.
-    typealias Slot = UnretainedReference<RefEntry<Value>>
+    /// The table holds each entry without keeping it alive, and without a `weak` reference: that
+    /// would give the entry a side table, and make every retain and release of it (every copy of
+    /// a state holding a `@Ref`) slower. An entry's deinit removes its slot, under `slots`' lock,
+    /// which frees its memory.
+    typealias Slot = LightWeakReference<RefEntry<Value>>
 
     let slots = LockedState<[Value.ID: Slot]>([:])
 

@@ -177,11 +177,13 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     @usableFromInline
     func makeNotifier() -> Relay<Notice> {
         let notifier = Relay<Notice>()
-        // Unowned: the relay is inline, so its handler runs only inside a call to one of this
-        // storage's methods, which keeps it alive. A weak reference would give the storage a
-        // side table, which slows every retain and release of it (see `LightWeakReference`).
-        notifier.start { [unowned self] notice in
-            self.deliver(notice)
+        // Not retained: the storage keeps the relay. The relay is inline, so its handler runs
+        // only inside a call to one of this storage's methods, which keeps it alive. A weak
+        // reference would give the storage a side table, which slows every retain and release
+        // of it (see `LightWeakReference`).
+        let storage = LightWeakReference(self)
+        notifier.start { notice in
+            storage.retainIfAlive()?.deliver(notice)
         }
         return notifier
     }
