@@ -35,6 +35,7 @@ extension Store {
     ) -> EmitterSubscription {
         // One key path, the common case, without parameter packs: code iterating a pack is not
         // specialized per element, and this path runs for every change an observer hears.
+        // Benchmark: "store 1,000 fields K=..., keypath write" (`Store/1,000 fields`).
         let storage = self.storage
         let subscriber = IsolatedHandler.subscriber(handler)
         let observer = storage.addObserver { id, state in

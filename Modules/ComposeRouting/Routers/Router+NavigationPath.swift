@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 extension Router {
     /// The routes a navigation stack shows above its root, as SwiftUI's `NavigationStack(path:)`
     /// binds to them: the stack without its root route (with default content, the whole stack,
@@ -34,6 +36,46 @@ extension Router {
         if let error = shortenNavigationPath(to: path, animated: animated) {
             _ = refuse(error, fileID: fileID, line: line)
             throw error
+        }
+    }
+
+    /// Pops the routes above `path`, which must be a prefix of the routes above the root: one
+    /// change under the lock, so a navigation by another thread cannot slip between the check and
+    /// the pop. See ``setNavigationPath(_:animated:fileID:line:)``.
+    ///
+    /// - Returns: The refusal, or `nil` when the path was set (or already was the path).
+    func shortenNavigationPath(to path: [Route], animated: Bool) -> RoutingError? {
+        let root = hasDefaultContent ? 0 : 1
+        let resolver = self.resolver
+        let outcome: Result<[Route], RoutingError> = state.withLock { state in
+            let current = state.stack.dropFirst(root)
+            guard path.count <= current.count, current.prefix(path.count).elementsEqual(path) else {
+                return .failure(
+                    RoutingError(
+                        .notRoutable, route: "\(path)",
+                        reason: "a navigation path can only be shortened (a back gesture); \(label) shows \(Array(current))"
+                    ))
+            }
+            guard path.count < current.count else { return .success([]) }
+            let previousTop = state.stack.last
+            let popped = Array(state.stack[(root + path.count)...])
+            state.stack.removeSubrange((root + path.count)...)
+            for route in popped { state.onStack.remove(route) }
+            announcer.enqueue(
+                RouteChange(
+                    kind: .pop, popped: popped, pushed: [],
+                    previousTop: previousTop, top: state.stack.last, depth: state.stack.count, animated: animated
+                ))
+            return .success(popped)
+        }
+        switch outcome {
+        case .failure(let error):
+            return error
+        case .success(let popped):
+            guard !popped.isEmpty else { return nil }
+            resolver?.release(popped, on: self)
+            announcer.drain()
+            return nil
         }
     }
 }

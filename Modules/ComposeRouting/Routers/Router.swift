@@ -52,11 +52,11 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         weak var resolver: (any RouteResolving)?
     }
 
-    private let state: LockedState<State>
-    private let registrar = ObservationRegistrar()
+    let state: LockedState<State>
+    let registrar = ObservationRegistrar()
     /// Announces changes one at a time, in the order they were made: each change is queued
     /// under the router's lock and announced after it is released, as a store notifies.
-    private let announcer = Relay<RouteChange>()
+    let announcer = Relay<RouteChange>()
     /// Whether the router shows its owner's own content under its stack (``init(label:)``).
     public let hasDefaultContent: Bool
     /// A name for diagnostics and the event log.
@@ -365,145 +365,6 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         let names = paths.map { "\\\(Base.self).\($0)" }.joined(separator: ", ")
         return "\(names) are all a zero-size \(Target.self) at the same place, and Swift key paths to them are "
             + "equal, so no router can tell them apart; give \(Target.self) a stored property, or use distinct types"
-    }
-
-    /// Pops the routes above `path`, which must be a prefix of the routes above the root: one
-    /// change under the lock, so a navigation by another thread cannot slip between the check and
-    /// the pop. See ``setNavigationPath(_:animated:fileID:line:)``.
-    ///
-    /// - Returns: The refusal, or `nil` when the path was set (or already was the path).
-    func shortenNavigationPath(to path: [Route], animated: Bool) -> RoutingError? {
-        let root = hasDefaultContent ? 0 : 1
-        let resolver = self.resolver
-        let outcome: Result<[Route], RoutingError> = state.withLock { state in
-            let current = state.stack.dropFirst(root)
-            guard path.count <= current.count, current.prefix(path.count).elementsEqual(path) else {
-                return .failure(
-                    RoutingError(
-                        .notRoutable, route: "\(path)",
-                        reason: "a navigation path can only be shortened (a back gesture); \(label) shows \(Array(current))"
-                    ))
-            }
-            guard path.count < current.count else { return .success([]) }
-            let previousTop = state.stack.last
-            let popped = Array(state.stack[(root + path.count)...])
-            state.stack.removeSubrange((root + path.count)...)
-            for route in popped { state.onStack.remove(route) }
-            announcer.enqueue(
-                RouteChange(
-                    kind: .pop, popped: popped, pushed: [],
-                    previousTop: previousTop, top: state.stack.last, depth: state.stack.count, animated: animated
-                ))
-            return .success(popped)
-        }
-        switch outcome {
-        case .failure(let error):
-            return error
-        case .success(let popped):
-            guard !popped.isEmpty else { return nil }
-            resolver?.release(popped, on: self)
-            announcer.drain()
-            return nil
-        }
-    }
-
-    /// Why ``set(_:animated:fileID:line:)`` would refuse `routes`, or `nil`; changes nothing.
-    ///
-    /// - Parameter created: Routes to components that are not created yet and will be before the
-    ///   stack is set (a deep link's plan); the host is not asked about them.
-    package func problem(setting routes: [Route], created: Set<Route> = []) -> RoutingError? {
-        if routes.isEmpty && !hasDefaultContent {
-            return RoutingError(.poppingRoot, route: "[]", reason: "\(label) needs a root route")
-        }
-        if Set(routes).count != routes.count {
-            return RoutingError(.alreadyOnStack, route: "\(routes)", reason: "a route appears twice")
-        }
-        let current = Set(state.withLock { $0.stack })
-        for route in routes where !current.contains(route) && !created.contains(route) {
-            if let problem = resolver?.problem(with: route, on: self) { return problem }
-        }
-        return nil
-    }
-
-    /// Makes the stack exactly `routes` (a routing path's), keeping the common bottom part.
-    ///
-    /// - Returns: Whether it was done: refused if a route appears twice, if a start-route
-    ///   router would be left without a root, or if the host refuses a route.
-    @discardableResult
-    package func set(_ routes: [Route], animated: Bool, fileID: String = #fileID, line: UInt = #line) -> Bool {
-        if let problem = problem(setting: routes) { return refuse(problem, fileID: fileID, line: line) }
-        let resolver = self.resolver
-        let wanted = Set(routes)
-        while true {
-            // The routes that join the stack are held from here (see `RouteResolving.reserve`),
-            // and committed only onto the stack they were chosen against; another thread's change
-            // in between means choosing again.
-            let before = state.withLock { $0.stack }
-            let joining = routes.filter { !before.contains($0) }
-            var reserved: [Route] = []
-            for route in joining {
-                if let problem = resolver?.reserve(route, on: self) {
-                    resolver?.release(reserved, on: self)
-                    return refuse(problem, fileID: fileID, line: line)
-                }
-                reserved.append(route)
-            }
-            let change: RouteChange? = state.withLock { state in
-                guard state.stack == before else { return nil }
-                let previousTop = state.stack.last
-                var common = 0
-                while common < min(state.stack.count, routes.count), state.stack[common] == routes[common] { common += 1 }
-                let popped = Array(state.stack[common...])
-                state.stack = routes
-                state.onStack = wanted
-                let change = RouteChange(
-                    kind: .set, popped: popped, pushed: Array(routes[common...]),
-                    previousTop: previousTop, top: routes.last, depth: routes.count, animated: animated
-                )
-                if !change.popped.isEmpty || !change.pushed.isEmpty { announcer.enqueue(change) }
-                return change
-            }
-            guard change != nil else {
-                resolver?.release(reserved, on: self)
-                continue
-            }
-            // The routes that left the stack (a route that moved stays held).
-            resolver?.release(before.filter { !wanted.contains($0) }, on: self)
-            announcer.drain()
-            return true
-        }
-    }
-
-    // MARK: Host
-
-    /// The host that shows this router.
-    package var resolver: (any RouteResolving)? {
-        state.withLock { $0.resolver }
-    }
-
-    /// Binds the router to the host that mounted its owner, of type `owner`.
-    package func bind(owner: Any.Type, resolver: any RouteResolving) {
-        state.withLock { state in
-            state.owner = (ObjectIdentifier(owner), String(describing: owner))
-            state.resolver = resolver
-        }
-    }
-
-    /// Unbinds the router from `resolver`, if it is still its host.
-    package func unbind(from resolver: any RouteResolving) {
-        state.withLock { state in
-            if state.resolver === resolver { state.resolver = nil }
-        }
-    }
-
-    /// Removes `routes` from the stack without announcing a navigation (the host, when the
-    /// components they lead to leave the tree with their owner).
-    package func reset(to routes: [Route]) {
-        state.withLock { state in
-            state.stack = routes
-            state.onStack = Set(routes)
-        }
-        registrar.withMutation(of: self, keyPath: \.routes) {}
     }
 
     /// `Router<AuthComponent>[\AuthComponent.logIn, \AuthComponent.signUp]`.

@@ -86,11 +86,11 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
     /// test fails; it is generous because a busy CI machine running tests in parallel (or under
     /// a sanitizer) can hold background work back for over a second.
     public let timeout: Duration
-    private let progress: LockedState<Progress>
-    private let created: TestLocation
-    private var subscriptions: [EmitterSubscription] = []
+    let progress: LockedState<Progress>
+    let created: TestLocation
+    var subscriptions: [EmitterSubscription] = []
     /// Ends the store's capture of referenced values (see `StoreStorage.captureReferencedValues()`).
-    private let stopCapturing: @Sendable () -> Void
+    let stopCapturing: @Sendable () -> Void
 
     /// Starts testing `store` from its current state.
     public init(
@@ -121,7 +121,7 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
 
     /// A detached copy of `state` (see "References"), its references holding `values` where
     /// the commit captured them.
-    private static func snapshot(
+    static func snapshot(
         _ state: State,
         of storage: StoreStorage<State>,
         values: ReferencedValues = ReferencedValues()
@@ -130,7 +130,7 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         return Snapshot(state: storage.detachedCopy(of: state, in: world, values: values), world: world)
     }
 
-    private func snapshot(_ state: State) -> Snapshot {
+    func snapshot(_ state: State) -> Snapshot {
         Self.snapshot(state, of: store.storage)
     }
 
@@ -236,7 +236,7 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         check("the state", against: store.state, at: location, assert: assert)
     }
 
-    private func step(
+    func step(
         _ name: String,
         at location: TestLocation,
         assert: ((inout State) throws -> Void)?,
@@ -258,7 +258,7 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
     }
 
     /// Checks `actual` against the expectation `assert` makes, and accounts for it.
-    private func check(
+    func check(
         _ what: String,
         against actual: State,
         at location: TestLocation,
@@ -310,7 +310,7 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         check("the state received", against: next.state, at: location, assert: assert)
     }
 
-    private func receiveMatching(assert: (inout State) throws -> Void, timeout: Duration, at location: TestLocation) async {
+    func receiveMatching(assert: (inout State) throws -> Void, timeout: Duration, at location: TestLocation) async {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
             let current = store.state
@@ -344,74 +344,6 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
         }
     }
 
-    // MARK: Events
-
-    /// Records every signal `emitter` sends from now on; each must be received.
-    public func track(_ emitter: SignalEmitter, label: String? = nil) {
-        track(emitter, label: label ?? emitter.label ?? "a SignalEmitter")
-    }
-
-    /// Records every value `emitter` sends from now on; each must be received.
-    public func track<Value>(_ emitter: ValueEmitter<Value>, label: String? = nil) {
-        track(emitter, label: label ?? emitter.label ?? "a ValueEmitter<\(Value.self)>")
-    }
-
-    private func track<E: Emitter & AnyObject>(_ emitter: E, label: String) {
-        let key = ObjectIdentifier(emitter)
-        let progress = self.progress
-        progress.withLock { $0.tracked[key] = Tracked(label: label) }
-        subscriptions.append(
-            emitter.register { value in
-                progress.withLock { $0.tracked[key]?.values.append(value) }
-            })
-    }
-
-    /// Takes the next signal `emitter` sent, waiting up to `timeout` for it.
-    public func receive(
-        _ emitter: SignalEmitter,
-        timeout: Duration? = nil,
-        fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath,
-        line: UInt = #line,
-        column: UInt = #column
-    ) async {
-        _ = await next(
-            of: emitter, timeout: timeout, at: TestLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-    }
-
-    /// Takes the next value `emitter` sent, waiting up to `timeout` for it, and checks it.
-    public func receive<Value: Equatable>(
-        _ emitter: ValueEmitter<Value>,
-        _ expected: Value,
-        timeout: Duration? = nil,
-        fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath,
-        line: UInt = #line,
-        column: UInt = #column
-    ) async {
-        let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard let value = await next(of: emitter, timeout: timeout, at: location) as? Value else { return }
-        if value != expected {
-            location.fail(
-                "The value received from \(emitter.label ?? "the emitter") does not match: \(Difference.describe(expected: expected, actual: value))"
-            )
-        }
-    }
-
-    private func next(of emitter: AnyObject, timeout: Duration?, at location: TestLocation) async -> (any Sendable)? {
-        let key = ObjectIdentifier(emitter)
-        guard let label = progress.withLock({ $0.tracked[key]?.label }) else {
-            location.fail("Receiving from an emitter that is not tracked: call track(_:) first.")
-            return nil
-        }
-        let limit = timeout ?? self.timeout
-        guard await wait(until: { self.progress.withLock { !($0.tracked[key]?.values.isEmpty ?? true) } }, timeout: limit) else {
-            location.fail("Waited \(limit) for \(label) to send; it did not.")
-            return nil
-        }
-        return progress.withLock { $0.tracked[key]?.values.removeFirst() }
-    }
-
     // MARK: Finishing
 
     /// Waits up to `timeout` for the store's asynchronous work to end, then, exhaustive, fails
@@ -443,7 +375,7 @@ public final class StoreTester<State: AnyState>: @unchecked Sendable {  // Mutab
     }
 
     /// What an exhaustive test still owes: changes and events not received.
-    private static func owed(_ progress: Progress) -> [String] {
+    static func owed(_ progress: Progress) -> [String] {
         var owed: [String] = []
         if let last = progress.changes.last {
             let count = progress.changes.count
