@@ -10,38 +10,40 @@ struct DebounceStateMachine<Value, Instant: InstantProtocol> where Instant.Durat
         case emit(Value)
     }
 
+    private enum State {
+        /// Nothing waits, and no alarm is set.
+        case idle
+        /// `value` waits until `deadline`; the alarm is set for `alarm` (not after the deadline).
+        case waiting(value: Value, deadline: Instant, alarm: Instant)
+    }
+
     let interval: Duration
-    /// The newest value, waiting for a quiet interval.
-    private var pending: Value?
-    /// When `pending` may be sent: an interval after it arrived.
-    private var deadline: Instant?
-    /// The deadline the pending alarm was set for.
-    private var armed: Instant?
+    private var state = State.idle
 
     init(interval: Duration) {
         self.interval = interval
     }
 
     mutating func received(_ value: Value, at now: Instant) -> Action {
-        pending = value
         let deadline = now.advanced(by: interval)
-        self.deadline = deadline
-        guard armed == nil else { return .none }
-        armed = deadline
-        return .schedule(deadline)
+        switch state {
+        case .idle:
+            state = .waiting(value: value, deadline: deadline, alarm: deadline)
+            return .schedule(deadline)
+        case .waiting(_, _, let alarm):
+            state = .waiting(value: value, deadline: deadline, alarm: alarm)
+            return .none
+        }
     }
 
     mutating func alarmFired(for fired: Instant) -> Action {
-        // An alarm that was replaced can still fire; only the armed one counts.
-        guard fired == armed else { return .none }
-        armed = nil
-        guard let deadline, let value = pending else { return .none }
+        // An alarm that was replaced can still fire; only the one set counts.
+        guard case .waiting(let value, let deadline, let alarm) = state, fired == alarm else { return .none }
         if deadline > fired {
-            armed = deadline
+            state = .waiting(value: value, deadline: deadline, alarm: deadline)
             return .schedule(deadline)
         }
-        pending = nil
-        self.deadline = nil
+        state = .idle
         return .emit(value)
     }
 }

@@ -11,11 +11,16 @@ struct ThrottleStateMachine<Value, Instant: InstantProtocol> where Instant.Durat
         case emit(Value, windowEnd: Instant)
     }
 
+    private enum State {
+        /// No window is open: the next value is sent at once.
+        case idle
+        /// A window is open until `end`, holding back `held`, if any.
+        case window(end: Instant, held: Value?)
+    }
+
     let interval: Duration
     let keepsLatest: Bool
-    /// When the current window closes; `nil` when idle.
-    private var windowEnd: Instant?
-    private var held: Value?
+    private var state = State.idle
 
     init(interval: Duration, keepsLatest: Bool) {
         self.interval = interval
@@ -23,24 +28,25 @@ struct ThrottleStateMachine<Value, Instant: InstantProtocol> where Instant.Durat
     }
 
     mutating func received(_ value: Value, at now: Instant) -> Action {
-        guard windowEnd != nil else {
+        switch state {
+        case .idle:
             let end = now.advanced(by: interval)
-            windowEnd = end
+            state = .window(end: end, held: nil)
             return .emit(value, windowEnd: end)
+        case .window(let end, let held):
+            state = .window(end: end, held: keepsLatest || held == nil ? value : held)
+            return .none
         }
-        if keepsLatest || held == nil { held = value }
-        return .none
     }
 
     mutating func alarmFired(for fired: Instant) -> Action {
-        guard fired == windowEnd else { return .none }
+        guard case .window(let end, let held) = state, fired == end else { return .none }
         guard let value = held else {
-            windowEnd = nil
+            state = .idle
             return .none
         }
-        held = nil
-        let end = fired.advanced(by: interval)
-        windowEnd = end
-        return .emit(value, windowEnd: end)
+        let next = fired.advanced(by: interval)
+        state = .window(end: next, held: nil)
+        return .emit(value, windowEnd: next)
     }
 }

@@ -16,13 +16,15 @@ extension Emitters {
 
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
             let relay = Relay<Event>()
-            let latest = HandlerState<(First.Value?, Second.Value?)>((nil, nil))
+            // Touched by the relay's handler only, one event at a time.
+            let machine = HandlerState(CombineLatestStateMachine<First.Value, Second.Value>())
             let downstream = relay.register { event in
-                switch event {
-                case .first(let value): latest.value.0 = value
-                case .second(let value): latest.value.1 = value
-                }
-                if case let (first?, second?) = latest.value { handler((first, second)) }
+                let action =
+                    switch event {
+                    case .first(let value): machine.value.receivedFirst(value)
+                    case .second(let value): machine.value.receivedSecond(value)
+                    }
+                if case .emit(let first, let second) = action { handler((first, second)) }
             }
             let first = self.first.register { relay.send(.first($0)) }
             let second = self.second.register { relay.send(.second($0)) }

@@ -17,20 +17,20 @@ extension Emitters {
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
             let relay = Relay<Event>()
             let current = SubscriptionSlot()
-            let generation = HandlerState<UInt64>(0)
+            // Touched by the relay's handler only, one event at a time.
+            let machine = HandlerState(FlatMapStateMachine())
             let transform = self.transform
             let downstream = relay.register { [weak relay] event in
                 guard let relay else { return }
                 switch event {
                 case .outer(let value):
-                    generation.value &+= 1
-                    let tag = generation.value
+                    guard case .follow(let tag) = machine.value.receivedOuter() else { return }
                     let inner = transform(value)
                     // Values already on their way from the old inner emitter carry an old tag
                     // and are dropped below.
                     current.replace(with: inner.register { relay.send(.inner($0, generation: tag)) })
                 case .inner(let value, let tag):
-                    if tag == generation.value { handler(value) }
+                    if machine.value.receivedInner(generation: tag) == .emit { handler(value) }
                 }
             }
             let upstream = self.upstream.register { relay.send(.outer($0)) }

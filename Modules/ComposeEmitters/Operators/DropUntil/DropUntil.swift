@@ -16,14 +16,14 @@ extension Emitters {
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
             let relay = Relay<Event>()
             let trigger = SubscriptionSlot()
-            let isOpen = HandlerState(false)
+            // Touched by the relay's handler only, one event at a time.
+            let machine = HandlerState(DropUntilStateMachine())
             let downstream = relay.register { event in
                 switch event {
                 case .triggered:
-                    isOpen.value = true
-                    trigger.cancel()
+                    if machine.value.triggered() == .cancelTrigger { trigger.cancel() }
                 case .value(let value):
-                    if isOpen.value { handler(value) }
+                    if machine.value.receivedValue() == .emit { handler(value) }
                 }
             }
             trigger.replace(with: self.trigger.register { _ in relay.send(.triggered) })

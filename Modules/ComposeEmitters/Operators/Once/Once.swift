@@ -13,11 +13,11 @@ extension Emitters {
         }
 
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
-            let fired = HandlerState(false)
+            // Touched by the handler only: an emitter never calls a handler concurrently.
+            let machine = HandlerState(OnceStateMachine())
             let upstreamSubscription = SubscriptionSlot()
             let subscription = upstream.register { value in
-                guard !fired.value else { return }
-                fired.value = true
+                guard machine.value.received() == .cancelAndEmit else { return }
                 upstreamSubscription.cancel()
                 handler(value)
             }

@@ -1,5 +1,4 @@
 import ComposeMachinery
-import DequeModule
 
 extension Emitters {
     /// Pairs the values of two emitters in order. Returned by ``Emitter/zip(_:)``.
@@ -16,22 +15,15 @@ extension Emitters {
 
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
             let relay = Relay<Event>()
-            let waiting = HandlerState<(Deque<First.Value>, Deque<Second.Value>)>(([], []))
+            // Touched by the relay's handler only, one event at a time.
+            let machine = HandlerState(ZipStateMachine<First.Value, Second.Value>())
             let downstream = relay.register { event in
-                switch event {
-                case .first(let value):
-                    if let partner = waiting.value.1.popFirst() {
-                        handler((value, partner))
-                    } else {
-                        waiting.value.0.append(value)
+                let action =
+                    switch event {
+                    case .first(let value): machine.value.receivedFirst(value)
+                    case .second(let value): machine.value.receivedSecond(value)
                     }
-                case .second(let value):
-                    if let partner = waiting.value.0.popFirst() {
-                        handler((partner, value))
-                    } else {
-                        waiting.value.1.append(value)
-                    }
-                }
+                if case .emit(let first, let second) = action { handler((first, second)) }
             }
             let first = self.first.register { relay.send(.first($0)) }
             let second = self.second.register { relay.send(.second($0)) }
