@@ -139,4 +139,60 @@ import Testing
         #expect(handedBack == posted)
         #expect(relay.backlog == 0)
     }
+
+    /// Two threads send while a third stops the relay once the handler is running, 300 rounds:
+    /// the handler is never entered after `stop()` returned (the stopper raises a flag then, and
+    /// the handler looks at it first), and it is released once stopped.
+    @Test(.timeLimit(.minutes(5)))
+    func nothingIsHandledOnceStopHasReturned() async {
+        let enteredAfterStop = Atomic<Int>(0)
+        for _ in 0..<300 {
+            let relay = Relay<Int>()
+            let stopped = Atomic<Bool>(false)
+            let running = DispatchSemaphore(value: 0)
+            let released = Atomic<Bool>(false)
+            relay.start(
+                Self.handler(releasing: { released.store(true, ordering: .releasing) }) { value in
+                    if stopped.load(ordering: .acquiring) { enteredAfterStop.add(1, ordering: .relaxed) }
+                    if value == 0 { running.signal() }
+                    let start = ContinuousClock.now
+                    while ContinuousClock.now - start < .microseconds(2) {}
+                })
+            await onThreads(3) { thread in
+                if thread < 2 {
+                    for index in 0..<200 { relay.send(thread * 1_000 + index) }
+                } else {
+                    running.wait()  // a handler call is under way on another thread
+                    relay.stop()
+                    stopped.store(true, ordering: .releasing)
+                }
+            }
+            let wasReleased = released.load(ordering: .acquiring)
+            #expect(wasReleased, "a stopped relay releases its handler")
+        }
+        #expect(enteredAfterStop.load(ordering: .relaxed) == 0)
+    }
+
+    /// `body`, holding what calls `onRelease` when the handler is released.
+    private static func handler(
+        releasing onRelease: @escaping @Sendable () -> Void,
+        _ body: @escaping @Sendable (Int) -> Void
+    ) -> @Sendable (Int) -> Void {
+        let watcher = ReleaseWatcher(onRelease)
+        return { value in
+            _ = watcher
+            body(value)
+        }
+    }
+}
+
+/// Calls `onRelease` when released.
+private final class ReleaseWatcher: Sendable {
+    let onRelease: @Sendable () -> Void
+
+    init(_ onRelease: @escaping @Sendable () -> Void) {
+        self.onRelease = onRelease
+    }
+
+    deinit { onRelease() }
 }
