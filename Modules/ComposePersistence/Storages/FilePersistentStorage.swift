@@ -107,6 +107,11 @@ public struct FilePersistentStorage: AnyPersistentStorage {
         fileURL.path
     }
 
+    /// The file's path, standardized: storages of one key in one directory are one save.
+    public var identity: AnyHashable? {
+        fileURL.standardizedFileURL.path
+    }
+
     /// Temporary files start with a dot and end in `.tmp`; they carry the writer's process id, for
     /// people reading the directory (liveness is decided by the directory lock).
     private var temporaryPrefix: String {
