@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Requirements: ``write(_:)`` replaces the saved bytes atomically (a reader sees the old bytes
 /// or the new, never a mix), ``moveAside(_:)`` sets aside only the bytes it is given, and every
-/// method reports failure by throwing.
+/// method reports failure by throwing. ``identity`` says which save the storage holds, so that a
+/// restore waits for the automatic saves of that save still pending in the process.
 public protocol AnyPersistentStorage: Sendable, CustomStringConvertible {
     /// Replaces the saved bytes with `data`, atomically.
     func write(_ data: Data) throws(PersistenceError)
@@ -27,4 +28,27 @@ public protocol AnyPersistentStorage: Sendable, CustomStringConvertible {
     ///
     /// - Returns: Where the bytes went, or `nil` if nothing was set aside.
     func moveAside(_ data: Data) throws(PersistenceError) -> String?
+
+    /// Which save this storage reads and writes: storages with equal identities hold the same
+    /// save (``FilePersistentStorage``: the same file).
+    ///
+    /// ``Persistence/restore()`` waits for the automatic saves of its identity that are pending
+    /// in the process (a released store's last save included) before it reads. The default is
+    /// the object's identity for a class (copies of a reference share the saved bytes) and `nil`
+    /// for a value type: a restore through a storage without identity waits for nothing.
+    var identity: AnyHashable? { get }
+}
+
+extension AnyPersistentStorage {
+    /// No identity: restores wait for no pending save.
+    public var identity: AnyHashable? {
+        nil
+    }
+}
+
+extension AnyPersistentStorage where Self: AnyObject {
+    /// The object's identity: a storage object holds its own save.
+    public var identity: AnyHashable? {
+        ObjectIdentifier(self)
+    }
 }

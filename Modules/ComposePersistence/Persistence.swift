@@ -58,7 +58,7 @@ public final class Persistence<State: AnyState & Codable>: StoreExtension {
                 try Self.save(state, to: storage)
             }
         }
-        let saver = autosave.makeSaver(save, { errors.send($0) })
+        let saver = autosave.makeSaver(storage.identity, save, { errors.send($0) })
         autosaver = saver
         changes = store.changed.register { [weak saver] _ in saver?.changed() }
     }
@@ -86,6 +86,15 @@ public final class Persistence<State: AnyState & Codable>: StoreExtension {
 
     /// Replaces the state with the saved one.
     ///
+    /// First waits for the automatic saves of the same storage (equal
+    /// ``AnyPersistentStorage/identity``) pending in the process when it is called, whichever
+    /// store they belong to: a store released just before, without `flush()`, still has its last
+    /// save on autosave's queue, and the restore reads that save, not the one before it. A save
+    /// that fails ends the wait all the same (its error goes to its store's ``errors``). Saves
+    /// decided after the call, and changes still gathered in a live store's autosave window, are
+    /// not waited for. Called from an autosave error handler, on the thread that saves, it does
+    /// not wait (the saves it would wait for can be queued behind that handler).
+    ///
     /// - Returns: Whether there was a save to restore; without one, the state is left as it is.
     /// - Throws: ``PersistenceError``. A save that is truncated, not JSON or not this state throws
     ///   ``PersistenceError/corrupt(location:reason:movedTo:)`` and is moved aside; the state keeps its
@@ -94,6 +103,7 @@ public final class Persistence<State: AnyState & Codable>: StoreExtension {
     @discardableResult
     public func restore() throws(PersistenceError) -> Bool {
         guard let store = store.retainIfAlive() else { throw .storeReleased }
+        PendingSaves.waitForSaves(of: storage.identity)
         guard let data = try storage.read() else { return false }
         store.write(try decode(data))
         return true

@@ -29,3 +29,26 @@ final class TemporaryDirectory: Sendable {
         (try? Data(contentsOf: url.appendingPathComponent(name))).map { String(decoding: $0, as: UTF8.self) }
     }
 }
+
+/// Holds a directory's advisory lock exclusively, as `FilePersistentStorage` does to set a
+/// corrupt save aside: saves into the directory wait until it is released.
+final class DirectoryLockHolder: Sendable {
+    private let descriptor: Int32
+
+    init(_ path: String) {
+        descriptor = open(path, O_RDONLY | O_DIRECTORY)
+        precondition(descriptor >= 0, "cannot open \(path)")
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    func hold() {
+        precondition(flock(descriptor, LOCK_EX) == 0, "flock failed")
+    }
+
+    func release() {
+        precondition(flock(descriptor, LOCK_UN) == 0, "flock failed")
+    }
+}

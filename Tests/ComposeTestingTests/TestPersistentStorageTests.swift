@@ -1,5 +1,6 @@
 import ComposePersistence
 import ComposeStore
+import ComposeTestSupport
 import ComposeTesting
 import Foundation
 import Testing
@@ -51,5 +52,26 @@ import Testing
         store.theme = "dark"
         await errors.wait(forCount: 1)
         #expect(storage.writes.isEmpty)
+    }
+
+    /// A held save waits, on its own thread, until the test lets it go; saves after the release
+    /// go at once.
+    @Test(.timeLimit(.minutes(5)))
+    func aHeldSaveWaitsUntilTheTestLetsItGo() async throws {
+        let storage = TestPersistentStorage()
+        let store = Store<Settings>(storage: storage)
+        storage.holdWrites()
+        let saved = Recorder<Bool>()
+        startThread { saved.record((try? store.persistence.save()) != nil) }
+        #expect(await eventually { storage.heldWrites == 1 })
+        #expect(storage.writes.isEmpty)
+        #expect(saved.count == 0)  // cannot have returned while held
+        storage.releaseWrites()
+        #expect(await saved.wait(forCount: 1))
+        #expect(saved.values == [true])
+        #expect(storage.writes.count == 1)
+        #expect(storage.heldWrites == 0)
+        try store.persistence.save()
+        #expect(storage.writes.count == 2)
     }
 }

@@ -14,7 +14,8 @@ protocol Autosaving: AnyObject, Sendable {
     /// returns when it has run.
     func purge(_ delete: @escaping @Sendable () throws(PersistenceError) -> Void) throws(PersistenceError)
     /// The store ended: saves what is pending now (and again if `saveAgain`: a save missed the
-    /// store's last state), then stops.
+    /// store's last state), then stops. The save is pending (``PendingSaves``) before this
+    /// returns.
     func storeEnded(saveAgain: Bool)
 }
 
@@ -23,7 +24,8 @@ protocol Autosaving: AnyObject, Sendable {
 ///
 /// Two relays: `decisions` runs the state machine on the thread that changed the store (a few
 /// instructions), and `saves` writes on a background dispatch queue, so no store write waits
-/// for the disk.
+/// for the disk. Each save is registered in ``PendingSaves`` from when it is decided until it has
+/// run, so that restores of the same storage wait for it.
 final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duration == Duration {
     enum Event: Sendable {
         case changed
@@ -32,8 +34,10 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
         case flush(@Sendable (PersistenceError?) -> Void)
         /// Drops what is pending, then runs the work on the queue, after the saves queued so far.
         case purge(@Sendable () -> Void)
-        /// The store ended; see ``Autosaving/storeEnded(saveAgain:)``.
-        case storeEnded(saveAgain: Bool)
+        /// The store ended; see ``Autosaving/storeEnded(saveAgain:)``. Carries the ticket of
+        /// the last save, registered when the store ended, and the saver itself: the relay's
+        /// handler holds it weakly, and the last save must not be dropped with it.
+        case storeEnded(saveAgain: Bool, ticket: PendingSaves.Ticket?, saver: Autosaver)
     }
 
     private let decisions = Relay<Event>()
@@ -42,6 +46,8 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
             DispatchQueue.global(qos: .utility).async(execute: work)
         })
     private let alarm: Alarm<C>
+    /// The identity of the storage saved to (see ``PendingSaves``).
+    private let identity: AnyHashable?
     private let save: @Sendable () throws(PersistenceError) -> Void
     private let errors: @Sendable (PersistenceError) -> Void
     private let machine: HandlerState<AutosaveStateMachine<C.Instant>>
@@ -51,10 +57,12 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
     init(
         window: Duration,
         clock: C,
+        identity: AnyHashable?,
         save: @escaping @Sendable () throws(PersistenceError) -> Void,
         errors: @escaping @Sendable (PersistenceError) -> Void
     ) {
         self.alarm = Alarm(clock: clock)
+        self.identity = identity
         self.save = save
         self.errors = errors
         self.machine = HandlerState(AutosaveStateMachine(window: window))
@@ -115,7 +123,10 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
     }
 
     func storeEnded(saveAgain: Bool) {
-        decisions.send(.storeEnded(saveAgain: saveAgain))
+        // Registered here rather than by the handler, which another thread may be running: the
+        // store's release must not return before its last save is pending.
+        let ticket = PendingSaves.saveDecided(for: identity)
+        decisions.send(.storeEnded(saveAgain: saveAgain, ticket: ticket, saver: self))
     }
 
     /// Runs on the relay: one event at a time.
@@ -127,14 +138,14 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
             alarm.cancelPending()
             saves.send(work)
             return
-        case .storeEnded(let saveAgain):
+        case .storeEnded(let saveAgain, let ticket, _):
             // No change can come any more: save what is pending now rather than at the end of
             // the window, and stop the alarm, which would only keep this saver alive.
             alarm.cancel()
-            if case .save = machine.value.flush() {
-                enqueueSave()
-            } else if saveAgain {
-                enqueueSave()
+            if machine.value.flush() == .save || saveAgain {
+                enqueueSave(ticket)
+            } else {
+                PendingSaves.saveDone(ticket)  // the saves queued before have tickets of their own
             }
             return
         case .changed:
@@ -161,14 +172,22 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
         }
     }
 
-    private func enqueueSave() {
+    /// Queues a save, pending under `ticket` (or a ticket of its own) until it has run. The
+    /// ticket is done before the error is reported, so a restore waiting for it never waits for
+    /// an error handler; a restore made by the handler does not wait (see ``PendingSaves``).
+    private func enqueueSave(_ ticket: PendingSaves.Ticket? = nil) {
+        let ticket = ticket ?? PendingSaves.saveDecided(for: identity)
         saves.send {
+            var failure: PersistenceError?
             do throws(PersistenceError) {
                 try self.save()
             } catch {
-                if self.failure == nil { self.failure = error }
-                self.errors(error)
+                failure = error
             }
+            PendingSaves.saveDone(ticket)
+            guard let failure else { return }
+            if self.failure == nil { self.failure = failure }
+            PendingSaves.reporting { self.errors(failure) }
         }
     }
 }

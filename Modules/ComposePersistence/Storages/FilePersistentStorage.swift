@@ -20,6 +20,12 @@ import Foundation
 /// `FilePersistentStorage.$directoryOverride.withValue(url) { ... }`, to put them elsewhere, as
 /// tests do with a temporary directory.
 ///
+/// A storage made in a ComposeTesting sandbox for the sandbox's directory (its default there) or
+/// a directory inside it belongs to the sandbox: once the sandbox has ended and removed its
+/// directory, the storage's saves are refused with ``PersistenceError/unwritable(location:reason:)``
+/// (nothing is written and the directory is not recreated), its restores find nothing and its
+/// purges succeed.
+///
 /// ## Guarantees
 /// - A save writes a temporary file in the same directory, flushes it to disk, renames it over the
 ///   file and flushes the directory: a process killed at any moment leaves the previous save or
@@ -49,6 +55,8 @@ public struct FilePersistentStorage: AnyPersistentStorage {
     /// The largest save this storage reads or writes, in bytes.
     public let maximumSize: Int
     private let keyProblem: String?
+    /// The sandbox's directory this storage writes into, if it was made in one (see "Directory").
+    private let scope: ScopedDirectory?
 
     /// The default of ``maximumSize``: 64 MiB. A larger save would take seconds to decode on a
     /// phone; a state that big belongs in a database.
@@ -68,9 +76,11 @@ public struct FilePersistentStorage: AnyPersistentStorage {
     public init(key: String, directory: URL? = nil, maximumSize: Int = FilePersistentStorage.defaultMaximumSize) {
         precondition(maximumSize >= 0, "FilePersistentStorage: maximumSize cannot be negative: \(maximumSize)")
         self.key = key
-        self.directory = directory ?? Self.directoryOverride ?? Self.defaultDirectory
+        let directory = directory ?? Self.directoryOverride ?? Self.defaultDirectory
+        self.directory = directory
         self.maximumSize = maximumSize
         self.keyProblem = Self.problem(with: key)
+        self.scope = ScopedDirectory.current.flatMap { $0.contains(directory) ? $0 : nil }
     }
 
     /// The file's location.
@@ -83,7 +93,9 @@ public struct FilePersistentStorage: AnyPersistentStorage {
         guard data.count <= maximumSize else {
             throw PersistenceError.tooLarge(location: fileURL.path, size: data.count, limit: maximumSize)
         }
-        try AtomicFile.write(data, to: fileURL.path, temporaryPrefix: temporaryPrefix)
+        try inScope { () throws(PersistenceError) in
+            try AtomicFile.write(data, to: fileURL.path, temporaryPrefix: temporaryPrefix)
+        }
     }
 
     public func read() throws(PersistenceError) -> Data? {
@@ -100,17 +112,30 @@ public struct FilePersistentStorage: AnyPersistentStorage {
 
     public func moveAside(_ data: Data) throws(PersistenceError) -> String? {
         try checkKey()
-        return try AtomicFile.moveAside(fileURL.path, ifContents: data, maximumSize: maximumSize)
+        return try inScope { () throws(PersistenceError) in
+            try AtomicFile.moveAside(fileURL.path, ifContents: data, maximumSize: maximumSize)
+        }
     }
 
     public var description: String {
         fileURL.path
     }
 
+    /// The file's path, standardized: storages of one key in one directory are one save.
+    public var identity: AnyHashable? {
+        fileURL.standardizedFileURL.path
+    }
+
     /// Temporary files start with a dot and end in `.tmp`; they carry the writer's process id, for
     /// people reading the directory (liveness is decided by the directory lock).
     private var temporaryPrefix: String {
         ".\(key).json."
+    }
+
+    /// Runs `body`, which creates files, unless the sandbox the storage belongs to has ended.
+    private func inScope<Result>(_ body: () throws(PersistenceError) -> Result) throws(PersistenceError) -> Result {
+        guard let scope else { return try body() }
+        return try scope.write(to: fileURL.path, body)
     }
 
     private func checkKey() throws(PersistenceError) {

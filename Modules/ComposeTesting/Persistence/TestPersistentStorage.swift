@@ -3,8 +3,9 @@ import ComposeMachinery
 import ComposePersistence
 import Foundation
 
-/// An in-memory storage a test can make fail: the next save, the next restore, or corrupt
-/// data, to test the error paths of persistence.
+/// An in-memory storage a test can make fail (the next save, the next restore, or corrupt data)
+/// or slow (saves held until the test lets them go), to test the error paths of persistence and
+/// what happens while a save is in flight.
 ///
 /// ```swift
 /// let storage = TestPersistentStorage()
@@ -15,6 +16,9 @@ import Foundation
 /// storage.holdCorruptData()
 /// #expect(throws: PersistenceError.self) { try store.persistence.restore() }
 /// ```
+///
+/// Its ``/ComposePersistence/AnyPersistentStorage/identity`` is the object's: stores given the same instance share
+/// one save, and a restore waits for the automatic saves of that instance still pending.
 public final class TestPersistentStorage: AnyPersistentStorage {
     /// An operation of the storage.
     public enum Operation: Sendable, Hashable {
@@ -36,6 +40,7 @@ public final class TestPersistentStorage: AnyPersistentStorage {
     }
 
     private let state: LockedState<State>
+    private let hold = WriteHold()
     /// The name in error messages.
     public let name: String
 
@@ -77,6 +82,28 @@ public final class TestPersistentStorage: AnyPersistentStorage {
         state.withLock { $0.data = data }
     }
 
+    // MARK: Holding saves
+
+    /// Makes every save wait, from now on, until ``releaseWrites()``: a save in flight for as
+    /// long as the test wants.
+    ///
+    /// A held save blocks the thread that saves (autosave's background queue, or the caller of
+    /// `save()`); call ``releaseWrites()`` from another one. A held save then runs as any other:
+    /// a failure queued with ``failNext(_:times:with:)`` applies to it.
+    public func holdWrites() {
+        hold.set(holding: true)
+    }
+
+    /// Lets the held saves go, and every later one.
+    public func releaseWrites() {
+        hold.set(holding: false)
+    }
+
+    /// How many saves are held, waiting for ``releaseWrites()``.
+    public var heldWrites: Int {
+        hold.waitingCount
+    }
+
     // MARK: What happened
 
     /// What the storage holds now.
@@ -97,6 +124,7 @@ public final class TestPersistentStorage: AnyPersistentStorage {
     // MARK: AnyPersistentStorage
 
     public func write(_ data: Data) throws(PersistenceError) {
+        hold.waitWhileHolding()
         try failure(for: .write)
         state.withLock { state in
             state.data = data
@@ -136,5 +164,32 @@ public final class TestPersistentStorage: AnyPersistentStorage {
 
     public var description: String {
         name
+    }
+}
+
+/// Where held saves of a ``TestPersistentStorage`` wait.
+private final class WriteHold: @unchecked Sendable {  // The two counts are under `condition`.
+    private let condition = ConditionLock()
+    private var holding = false
+    private var waiting = 0
+
+    func set(holding: Bool) {
+        condition.withLock {
+            self.holding = holding
+            condition.broadcast()
+        }
+    }
+
+    var waitingCount: Int {
+        condition.withLock { waiting }
+    }
+
+    func waitWhileHolding() {
+        condition.withLock {
+            guard holding else { return }
+            waiting += 1
+            while holding { condition.wait() }
+            waiting -= 1
+        }
     }
 }

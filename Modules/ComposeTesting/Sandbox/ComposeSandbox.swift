@@ -26,7 +26,7 @@ import Foundation
 ///   apply), and `services.clock` is the sandbox's clock;
 /// - `FilePersistentStorage(key:)` writes to a temporary directory of the sandbox's
 ///   (``directory``), removed when the sandbox ends, after the autosaves made in the sandbox
-///   have written what they had pending;
+///   have written what they had pending (see "Saves after the end");
 /// - `EventLog.observe` sees the sandbox's events only;
 /// - ``clock`` (the continuous clock, or a `TestClock` the test drives, ``testClock``) is
 ///   `ComposeClock.current`: `debounce`, `throttle`, `delay`, timers and autosave created in the
@@ -36,16 +36,30 @@ import Foundation
 ///
 /// ## What belongs to a sandbox
 /// The sandbox follows the task, like a task-local value: the code of the test, the tasks it
-/// starts, and what they call (components' observers, a store's queued `setState` work,
-/// time-based operators' timers) run in it. Objects made in a sandbox keep what they got from it
-/// wherever they are used later: a `@Ref` keeps its entity, a component its services. Work
-/// that escapes to a thread outside the task tree (`DispatchQueue.async`, a `Thread`) runs in
-/// the process world instead; capture the sandbox and enter it there:
+/// starts with `Task { }` or in a task group, and what they call (components' observers, a
+/// store's queued `setState` work, time-based operators' timers) run in it. Objects made in a
+/// sandbox keep what they got from it wherever they are used later: a `@Ref` keeps its entity, a
+/// component its services, a `FilePersistentStorage` its directory. Work that escapes the task
+/// tree runs in the process world instead: a thread (`DispatchQueue.async`, a `Thread`), and a
+/// `Task.detached`, which inherits no task-local value, so it sees no sandbox, the process's
+/// `@Ref` entities and services, and the default persistence directory. Capture the sandbox and
+/// enter it there:
 ///
 /// ```swift
 /// let sandbox = ComposeSandbox.current!
 /// DispatchQueue.global().async { sandbox.run { notes.load() } }
+/// Task.detached { await sandbox.run { await notes.refresh() } }
 /// ```
+///
+/// ## Saves after the end
+/// When the sandbox ends, it waits for the autosaves of the stores made in it (up to five
+/// seconds each), a store's last save when it went away included; then it closes its directory
+/// to saves, waits for those being written, and removes it. A storage made in the sandbox for
+/// its directory (or a directory inside it) never writes there again: a save that comes later
+/// (an autosave window that closes after the test, a store made later by a task the test
+/// started) is refused with `PersistenceError.unwritable`, naming the sandbox; autosave reports
+/// it on the store's `persistence.errors` (and `flush()` throws it), `save()` throws it. Nothing
+/// is written and the directory is not recreated. Restores there find nothing.
 public final class ComposeSandbox: Sendable {
     /// How a sandbox keeps time.
     public enum Clock: Sendable {
@@ -64,7 +78,7 @@ public final class ComposeSandbox: Sendable {
     /// The test's name, or the label given.
     public let label: String
     /// The directory `FilePersistentStorage` writes to by default in the sandbox; removed when
-    /// the sandbox ends.
+    /// the sandbox ends, and never written to again (see "Saves after the end").
     public let directory: URL
     /// The clock of the sandbox: `ComposeClock.current` and `services.clock` inside it.
     public let clock: ComposeClock
@@ -72,6 +86,7 @@ public final class ComposeSandbox: Sendable {
     public let testClock: TestClock<Duration>?
     let world: ComposeWorld
     let services: ServiceStorage
+    let scopedDirectory: ScopedDirectory
 
     init(label: String, clock: Clock) {
         self.label = label
@@ -79,6 +94,7 @@ public final class ComposeSandbox: Sendable {
         services = ServiceStorage(parent: ServiceStorage.scoped)
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("compose-sandbox-\(UUID().uuidString)", isDirectory: true)
+        scopedDirectory = ScopedDirectory(url: directory, owner: "the sandbox \(label.debugDescription)")
         switch clock {
         case .continuous:
             testClock = nil
@@ -94,10 +110,11 @@ public final class ComposeSandbox: Sendable {
     }
 
     /// Ends the sandbox: waits for the autosaves made in it (a save pending when its store
-    /// went away included), then removes its directory.
+    /// went away included), then closes its directory to saves, waits for those being written,
+    /// and removes it.
     func end() {
         AutosaveRegistry.flushAll(in: world)
-        try? FileManager.default.removeItem(at: directory)
+        scopedDirectory.close()
     }
 
     /// Runs `body` in the sandbox: for work that escaped it to another thread.
@@ -106,7 +123,7 @@ public final class ComposeSandbox: Sendable {
         try Self.$current.withValue(self) {
             try world.run {
                 try ServiceStorage.$scoped.withValue(services) {
-                    try FilePersistentStorage.$directoryOverride.withValue(directory) {
+                    try scopedDirectory.run {
                         try ComposeClock.withCurrent(clock, operation: body)
                     }
                 }
@@ -127,11 +144,9 @@ public final class ComposeSandbox: Sendable {
                     try await ServiceStorage.$scoped.withValue(
                         services,
                         operation: {
-                            try await FilePersistentStorage.$directoryOverride.withValue(
-                                directory,
-                                operation: {
-                                    try await ComposeClock.withCurrent(clock, operation: body)
-                                }, isolation: isolation)
+                            try await scopedDirectory.run(isolation: isolation) {
+                                try await ComposeClock.withCurrent(clock, operation: body)
+                            }
                         }, isolation: isolation)
                 }
             }, isolation: isolation)

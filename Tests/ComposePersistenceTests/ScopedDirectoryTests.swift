@@ -1,0 +1,89 @@
+import ComposeStore
+import ComposeTestSupport
+import Foundation
+import Testing
+
+@testable import ComposePersistence
+
+/// A scoped directory (a sandbox's) lets writes in while its scope is open, refuses them once it
+/// is closing, and is removed only after the writes already in are done.
+@Suite struct ScopedDirectoryTests {
+    typealias Machine = ScopedDirectoryStateMachine
+
+    @Test func aCloseWithNobodyWritingRemovesAtOnceAndLaterWritesAreRefused() {
+        var machine = Machine()
+        #expect(machine.enter() == .write)
+        #expect(machine.leave() == .none)
+        #expect(machine.close() == .remove)
+        #expect(machine.enter() == .refuse)
+        #expect(machine.close() == .none)
+        #expect(machine.isClosed)
+    }
+
+    @Test func aCloseWaitsForTheWritesAlreadyInAndRefusesNewOnes() {
+        var machine = Machine()
+        #expect(machine.enter() == .write)
+        #expect(machine.enter() == .write)
+        #expect(machine.close() == .waitForWriters)
+        #expect(machine.enter() == .refuse)
+        #expect(machine.leave() == .none)
+        #expect(!machine.isClosed)
+        #expect(machine.leave() == .wakeTheCloser)
+        #expect(machine.isClosed)
+    }
+
+    /// With threads: a save blocked in the middle when the scope closes (it waits for the
+    /// directory's lock, which the test holds) finishes before the close removes the directory;
+    /// a save tried meanwhile is refused and writes nothing.
+    @Test(.timeLimit(.minutes(5)))
+    func aSaveInProgressWhenTheScopeClosesFinishesBeforeTheDirectoryIsRemoved() async throws {
+        let temporary = TemporaryDirectory()  // removes the directory if a check fails first
+        let url = temporary.url
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let lock = DirectoryLockHolder(url.path)
+        let scope = ScopedDirectory(url: url, owner: "the scope")
+        let storage = scope.run { FilePersistentStorage(key: "k") }
+        #expect(storage.directory == url)
+        lock.hold()
+        let written = Recorder<Bool>()
+        startThread { written.record((try? storage.write(Data("in flight".utf8))) != nil) }
+        #expect(await eventually { scope.state == .open(writers: 1) })
+        let closed = Recorder<Void>()
+        startThread {
+            scope.close()
+            closed.record()
+        }
+        #expect(await eventually { scope.state == .closing(writers: 1) })
+        #expect(closed.count == 0)  // a close cannot return while a write is in
+        #expect(throws: PersistenceError.self) { try storage.write(Data("late".utf8)) }
+        lock.release()
+        #expect(await closed.wait(forCount: 1))
+        #expect(await written.wait(forCount: 1))  // recorded after the write left, which let the close go
+        #expect(written.values == [true])
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(throws: PersistenceError.self) { try storage.write(Data("later".utf8)) }
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(try storage.read() == nil)
+        try storage.delete()
+    }
+
+    @Test func onlyStoragesInsideTheScopesDirectoryBelongToIt() throws {
+        let temporary = TemporaryDirectory()  // removes the directory if a check fails first
+        let url = temporary.url
+        let elsewhere = TemporaryDirectory()
+        let scope = ScopedDirectory(url: url, owner: "the scope")
+        let (inside, nested, outside) = scope.run {
+            (
+                FilePersistentStorage(key: "k"),
+                FilePersistentStorage(key: "k", directory: url.appendingPathComponent("nested")),
+                FilePersistentStorage(key: "k", directory: elsewhere.url)
+            )
+        }
+        scope.close()
+        #expect(throws: PersistenceError.self) { try inside.write(Data("x".utf8)) }
+        #expect(throws: PersistenceError.self) { try nested.write(Data("x".utf8)) }
+        try outside.write(Data("x".utf8))
+        #expect(elsewhere.contents == ["k.json"])
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+}
