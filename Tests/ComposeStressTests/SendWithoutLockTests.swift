@@ -55,7 +55,10 @@ import Testing
         await onThreads(2) { thread in
             if thread == 0 {
                 var number = 0
-                while number < sends || registered.load(ordering: .relaxed) < registrations {
+                // Bounded: a sender faster than the handlers keeps the delivering thread
+                // delivering (its `send`, or a registration's, returns once nothing waits), so a
+                // registration that took the role may return only once this thread stops.
+                while (number < sends || registered.load(ordering: .relaxed) < registrations) && number < sends * 20 {
                     started.store(number + 1, ordering: .sequentiallyConsistent)
                     emitter.send(Value(number))
                     number += 1
