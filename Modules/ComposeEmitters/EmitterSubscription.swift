@@ -23,7 +23,9 @@ import Synchronization
 /// - A handler written on an actor (main-actor code) is not called at all once `cancel()` has
 ///   returned, even with a value sent before: `cancel()` drops what waits for the actor, and, made
 ///   on another thread while the handler runs there, waits for that call to return. A handler
-///   must therefore not wait for a thread that cancels it.
+///   must therefore not wait for a thread that cancels it. This holds for every `cancel()` of the
+///   subscription, not only the first: a second one, made while the first is still waiting, waits
+///   too (so does one of a subscription that bundles it, made with ``init(_:)``).
 public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringConvertible {
     @usableFromInline
     let cancelled = Atomic<Bool>(false)
@@ -36,18 +38,31 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
     /// Creates a subscription that runs `onCancel` once, the first time it is cancelled.
     ///
     /// Use this to build your own ``Emitter``: return a subscription that cancels the
-    /// registrations your emitter made upstream.
+    /// registrations your emitter made upstream. A later ``cancel()`` returns at once, even while
+    /// `onCancel` is still running on another thread.
     ///
     /// - Parameter onCancel: Called once, on the thread that first calls ``cancel()``.
     public init(onCancel: @escaping @Sendable () -> Void) {
-        self.payload = CancelAction(onCancel)
+        self.payload = CancelAction(onCancel, again: nil)
     }
 
     /// A subscription that cancels all of `subscriptions` together.
     ///
+    /// Every ``cancel()`` of the result cancels each of `subscriptions`, in order, so that one
+    /// made while another thread's is still under way returns no sooner than cancelling them
+    /// does (for a handler on an actor, not before its call in progress has returned).
+    ///
     /// - Parameter subscriptions: Cancelled in order when the result is cancelled.
     public convenience init(_ subscriptions: [EmitterSubscription]) {
-        self.init { for subscription in subscriptions { subscription.cancel() } }
+        let cancelAll: @Sendable () -> Void = { for subscription in subscriptions { subscription.cancel() } }
+        self.init(onCancel: cancelAll, again: cancelAll)
+    }
+
+    /// A subscription that runs `onCancel` the first time it is cancelled and `again` at every
+    /// later ``cancel()``, for a cancellation that waits for something (a relay's handler) the
+    /// later callers must wait for too.
+    package init(onCancel: @escaping @Sendable () -> Void, again: (@Sendable () -> Void)?) {
+        self.payload = CancelAction(onCancel, again: again)
     }
 
     /// For subclasses that release their registration in ``didCancel()``.
@@ -71,7 +86,7 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
     ///
     /// - Complexity: Amortized O(1) for a subscription to a ``SignalEmitter`` or ``ValueEmitter``.
     public final func cancel() {
-        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return didCancelAgain() }
         didCancel()
     }
 
@@ -80,6 +95,15 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
     func didCancel() {
         guard let payload else { return }
         unsafeDowncast(payload, to: CancelAction.self).body()
+    }
+
+    /// Called by every ``cancel()`` after the first, maybe while the first is still in
+    /// ``didCancel()`` on another thread: a subscription whose cancellation waits for a handler
+    /// makes these wait for it too. Subclasses that put something else in ``payload`` override
+    /// it.
+    func didCancelAgain() {
+        guard let payload else { return }
+        unsafeDowncast(payload, to: CancelAction.self).again?()
     }
 
     public static func == (lhs: EmitterSubscription, rhs: EmitterSubscription) -> Bool {
@@ -99,8 +123,11 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
 @usableFromInline
 final class CancelAction: Sendable {
     let body: @Sendable () -> Void
+    /// What every later cancel runs, if anything.
+    let again: (@Sendable () -> Void)?
 
-    init(_ body: @escaping @Sendable () -> Void) {
+    init(_ body: @escaping @Sendable () -> Void, again: (@Sendable () -> Void)?) {
         self.body = body
+        self.again = again
     }
 }

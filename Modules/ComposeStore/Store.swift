@@ -173,6 +173,12 @@ public struct Store<State: AnyState>: Sendable {
     /// `body`, reads and writes of this store on this thread (including a nested `mutate`) see
     /// and change the same copy. If `body` throws, nothing changes.
     ///
+    /// Such a write belongs to the run it is made in, and goes with it if the run is lost,
+    /// whoever makes it: an observer of another store that `body` writes, called on this thread,
+    /// writes this copy too. Since what `body` does besides changing `state` is not undone (the
+    /// other store keeps its value, and writing it again on the next run notifies nobody), keep
+    /// writes of other stores out of `body`, after it.
+    ///
     /// - Returns: What `body` returns.
     @inlinable
     @discardableResult

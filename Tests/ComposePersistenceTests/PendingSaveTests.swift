@@ -35,15 +35,45 @@ import Testing
         #expect(try saved(in: storage) == Settings(theme: 2, fontSize: 14))
     }
 
-    /// The same with a file: the released store's last save waits for the directory's lock, which
-    /// the test holds, as another process's purge or corrupt-save check would.
-    @Test func aFileRestoreReadsTheLastSaveOfAStoreReleasedJustBefore() async throws {
+    /// How the restoring store's storage spells the directory the released store saved to.
+    enum Spelling: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case same
+        case symbolicLink
+        case doubledSlash
+        case relative
+
+        var testDescription: String { rawValue }
+
+        func url(for directory: URL, linkAt link: URL) throws -> URL {
+            switch self {
+            case .same:
+                return directory
+            case .symbolicLink:
+                try FileManager.default.createSymbolicLink(at: link, withDestinationURL: directory)
+                return link
+            case .doubledSlash:
+                return URL(fileURLWithPath: directory.deletingLastPathComponent().path + "//" + directory.lastPathComponent)
+            case .relative:
+                let upToRoot = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).pathComponents.dropFirst()
+                return URL(fileURLWithPath: upToRoot.map { _ in "../" }.joined() + directory.path.dropFirst())
+            }
+        }
+    }
+
+    /// The same with a file, the restoring store's storage spelling the directory its own way
+    /// (one file all the same): the released store's last save waits for the directory's lock,
+    /// which the test holds, as another process's purge or corrupt-save check would.
+    @Test(arguments: Spelling.allCases)
+    func aFileRestoreReadsTheLastSaveOfAStoreReleasedJustBefore(_ spelling: Spelling) async throws {
         let directory = TemporaryDirectory()
         let storage = FilePersistentStorage(key: "settings", directory: directory.url)
         try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+        let link = TemporaryDirectory()
+        let spelled = try spelling.url(for: directory.url, linkAt: link.url)
         let lock = DirectoryLockHolder(directory.path)
         try await releaseAStoreWithItsLastSavePending(in: storage, hold: lock.hold)
-        let next = Store<Settings>(storage: FilePersistentStorage(key: "settings", directory: directory.url))
+        let next = Store<Settings>(storage: FilePersistentStorage(key: "settings", directory: spelled))
+        #expect(next.persistence.storage.identity == storage.identity)
         let restore = await restoreOnAThread(next, waitingFor: storage.identity)
         #expect(restore.waited)
         lock.release()

@@ -1,6 +1,6 @@
 import ComposeEmitters
 import ComposeMachinery
-import ComposeStore
+@_spi(Testing) import ComposeStore
 import ComposeTestSupport
 import Testing
 
@@ -80,6 +80,43 @@ import Testing
         #expect(store.profile == .loading(previous: nil))
     }
 
+    /// The result's commit is under way (its body ran, and the commit waits for another
+    /// thread's irrevocable `mutate`) when the task is cancelled: once `cancel()` has returned,
+    /// the result does not land, and `cancel()` does not wait for that `mutate`.
+    ///
+    /// While the irrevocable body runs, the process's other irrevocable runs wait, and so may
+    /// every thread of Swift's pool: so nothing the body waits for needs the pool. The task and
+    /// the operation run on an actor of their own queue, and a thread drives the rest.
+    @Test func aResultWhoseCommitIsUnderWayDoesNotLandOnceCancelReturned() async {
+        let store = Store<State>()
+        let operationDone = LockedBox(false)
+        let irrevocable = LockedBox(false)
+        let proceed = LockedBox(false)
+        let task = await ExecuteActor.execute(for: store) {
+            while !irrevocable.value { try? await Task.sleep(for: .milliseconds(1)) }
+            operationDone.mutate { $0 = true }
+            return "late"
+        }
+        startThread {
+            var runs = 0
+            store.mutate { _ in
+                runs += 1
+                guard runs > 4 else { return store.simulateConcurrentWrite() }  // lose 4 runs
+                // Irrevocable now: every other writer of the store waits for this body.
+                irrevocable.mutate { $0 = true }
+                while !proceed.value { usleep(100) }
+            }
+        }
+        await onThreads(1) { _ in
+            while !operationDone.value { usleep(100) }
+            usleep(100_000)  // the result's commit waits for the gate
+            task.cancel()
+            proceed.mutate { $0 = true }
+        }
+        await task.value
+        #expect(store.profile == .loading(previous: nil))
+    }
+
     @Test func asyncAccessors() {
         let failure = AsyncFailure(Offline())
         #expect(Async<Int>.uninitialized.value == nil)
@@ -88,5 +125,29 @@ import Testing
         #expect(Async.success(2).isComplete)
         #expect(Async.failure(failure, previous: 3).failure == failure)
         #expect(Async<Int>.failure(failure, previous: nil) != .failure(AsyncFailure(Offline()), previous: nil))
+    }
+}
+
+/// An actor on a queue of its own: code isolated to it never waits for Swift's pool.
+@globalActor
+actor ExecuteActor {
+    static let shared = ExecuteActor()
+    private nonisolated let executor = QueueExecutor()
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    /// Executes `operation` for `store`'s profile from this actor: the task and `operation`
+    /// run here.
+    static func execute(
+        for store: Store<ExecuteTests.State>,
+        _ operation: @escaping @ExecuteActor @Sendable () async throws -> String
+    ) async -> Task<Void, Never> {
+        await shared.start(store, operation)
+    }
+
+    private func start(
+        _ store: Store<ExecuteTests.State>,
+        _ operation: @escaping @ExecuteActor @Sendable () async throws -> String
+    ) -> Task<Void, Never> {
+        store.execute(\.profile) { @ExecuteActor in try await operation() }
     }
 }

@@ -74,6 +74,22 @@ import Testing
         #expect(ears.counts == [0, 0, 0])
     }
 
+    /// NaN is not `==` to itself. A keyed write of the same NaN writes the same bytes: no change,
+    /// and `==` is not asked. A `mutate` or a whole-state write copies the state (its padding
+    /// with it, or not), so `==` is asked, and says the state changed: it is heard. The
+    /// Guarantees article says so: `==` must hold of a value and itself.
+    @Test func aKeyedWriteOfTheSameNaNNotifiesNobody() {
+        let store = Store<Measures>()
+        let ears = Ears(store)
+        store.level = .nan
+        #expect(ears.counts == [1, 1, 1])
+        let state = store.state
+        #expect(state != state)  // by `==`, the state differs from itself
+        store.level = .nan
+        #expect(ears.counts == [1, 1, 1])
+        #expect(ears.level.count == 1)
+    }
+
     /// A value that changed is heard once per commit, by each.
     @Test func aChangedValueIsHeardByEach() {
         let store = Store<Measures>()

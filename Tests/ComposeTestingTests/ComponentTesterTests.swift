@@ -115,6 +115,34 @@ import Testing
         tester.unmount()
     }
 
+    /// What the parent hands over may sit in its stored properties less directly: an array, a
+    /// dictionary, an existential. The parent keeps it all the same.
+    @Test func whatAParentHoldsInsideItsValuesIsNotALeak() {
+        final class Model: Sendable {}
+        struct Sheet: Component {
+            let done: SignalEmitter
+            let models: [Model]
+            var observers: Void { None }
+        }
+        struct Screen: Component {
+            let buttons = [SignalEmitter(), SignalEmitter()]
+            let byName = ["a": Model()]
+            let existential: any Sendable = Model()
+            let sheet = DynamicComponent<Sheet>()
+            let open = SignalEmitter()
+            var observers: Void {
+                open += {
+                    sheet.create(
+                        Sheet(done: buttons[1], models: [byName["a"]!, existential as! Model]))
+                }
+            }
+        }
+        let tester = ComponentTester(Screen())
+        tester.send(tester.root.open)
+        #expect(tester.root.sheet.isCreated)
+        tester.unmount()
+    }
+
     @Test func manualVisibility() {
         let tester = ComponentTester(AuthComponent(), visibility: .manual)
         tester.expectVisible([])

@@ -2,6 +2,7 @@ import Compose
 import ComposePersistence
 import ComposeTestSupport
 import ComposeTesting
+import Dispatch
 import Foundation
 import Testing
 
@@ -29,6 +30,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.path))
         #expect(errors.values.count == 1)
         #expect(errors.values.first.map { "\($0)".contains("has ended") } == true)
+    }
+
+    /// A storage for a sandbox's directory made inside another sandbox (or outside any) belongs
+    /// to the sandbox whose directory it is: once both have ended, saving there is refused and
+    /// the directory stays gone.
+    @Test func aStorageForASandboxsDirectoryMadeElsewhereBelongsToThatSandbox() throws {
+        let (stores, directory) = withComposeSandbox(label: "outer") { outer in
+            let inner = withComposeSandbox(label: "inner") { _ in
+                Store<State>(storage: FilePersistentStorage(key: "inner", directory: outer.directory))
+            }
+            // Made on a thread of its own: outside any sandbox.
+            let outside = LockedBox<Store<State>?>(nil)
+            let made = DispatchSemaphore(value: 0)
+            startThread {
+                outside.mutate { $0 = Store<State>(storage: FilePersistentStorage(key: "outside", directory: outer.directory)) }
+                made.signal()
+            }
+            made.wait()
+            return ([inner, outside.value!], outer.directory)
+        }
+        defer { try? FileManager.default.removeItem(at: directory) }  // if a check fails
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+        for store in stores {
+            store.state.value = 1
+            #expect(throws: PersistenceError.self) { try store.persistence.save() }
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
     }
 
     /// A task the sandbox started makes a store once the sandbox has ended: its storage is still

@@ -28,6 +28,8 @@ extension ComponentHost {
                 createdEntries += entries
             } else {
                 for object in objects + entries { kept.insert(ObjectIdentifier(object)) }
+                // And what it holds less directly: in an array, a dictionary, an existential.
+                ReachableObjects.insert(from: node.value, into: &kept)
             }
         }
         candidates.created = createdObjects.filter { !kept.contains(ObjectIdentifier($0)) }
@@ -42,6 +44,37 @@ extension ComponentStorage {
         let layout = ComponentLayout.of(type(of: component))
         return words(at: layout.referenceWords, of: component).compactMap { word in
             UnsafeRawPointer(bitPattern: word).map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
+        }
+    }
+}
+
+/// The objects a value holds in its stored properties, found with `Mirror`: directly, or inside
+/// nested structs, enums, optionals, tuples, collections and existentials, but not inside other
+/// objects (a `DynamicComponent` or a router holds the created components themselves). What a
+/// component of the tree's structure holds this way is alive because of the tree, so it is no
+/// leak when a created component holds it too.
+enum ReachableObjects {
+    /// How many values the walk looks at, at most: a component holding a large collection is
+    /// walked in part.
+    static let budget = 20_000
+
+    static func insert(from value: Any, into found: inout Set<ObjectIdentifier>) {
+        var remaining = budget
+        for child in Mirror(reflecting: value).children {
+            walk(child.value, found: &found, remaining: &remaining)
+        }
+    }
+
+    private static func walk(_ value: Any, found: inout Set<ObjectIdentifier>, remaining: inout Int) {
+        guard remaining > 0 else { return }
+        remaining -= 1
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .class {
+            found.insert(ObjectIdentifier(value as AnyObject))
+            return
+        }
+        for child in mirror.children {
+            walk(child.value, found: &found, remaining: &remaining)
         }
     }
 }

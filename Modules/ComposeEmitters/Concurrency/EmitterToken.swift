@@ -20,6 +20,9 @@ package final class EmitterToken: EmitterSubscription, @unchecked Sendable {
         let handle = unsafeDowncast(payload.unsafelyUnwrapped, to: RegistryHandle.self)
         if let registry = handle.registry.retainIfAlive() { handle.remove(registry, self) }
     }
+
+    /// Nothing: removing the entry waits for nobody.
+    override func didCancelAgain() {}
 }
 
 /// How a token reaches the core it was registered with: one per core, made with its first
@@ -68,4 +71,7 @@ package final class RemovingSubscription<Owner: RegistrationOwner>: EmitterSubsc
     override func didCancel() {
         if let owner = owner.retainIfAlive() { owner.removeRegistration(payload.unsafelyUnwrapped) }
     }
+
+    /// Nothing: removing the registration waits for nobody.
+    override func didCancelAgain() {}
 }

@@ -5,10 +5,11 @@ extension Relay {
     /// operator with several inputs (`merge`, `debounce`, ...) funnels them to its downstream
     /// handler, one at a time.
     ///
-    /// Once the subscription's `cancel()` has returned, no event handled afterwards reaches
-    /// `handler`.
+    /// Once any `cancel()` of the subscription has returned, no event handled afterwards reaches
+    /// `handler` (every one stops the relay, see ``Relay/stop()``).
     package func register(_ handler: @escaping @Sendable (Event) -> Void) -> EmitterSubscription {
         start(handler)
-        return EmitterSubscription { [self] in stop() }
+        let stopping: @Sendable () -> Void = { [self] in self.stop() }
+        return EmitterSubscription(onCancel: stopping, again: stopping)
     }
 }

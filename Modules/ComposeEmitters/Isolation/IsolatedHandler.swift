@@ -86,7 +86,8 @@ package struct IsolatedSubscriber<Value: Sendable>: Sendable {
 
 /// The subscription of a handler isolated to an actor: cancelling it stops the relay that calls
 /// the handler there (so the handler is not called again once `cancel()` has returned, see
-/// ``Relay/stop()``), then cancels the registration.
+/// ``Relay/stop()``), then cancels the registration. Every `cancel()` does both, so that one made
+/// while another thread's first is waiting for the handler waits too.
 @usableFromInline
 final class IsolatedSubscription<Value: Sendable>: EmitterSubscription, @unchecked Sendable {  // Immutable.
     @usableFromInline let relay: Relay<Value>
@@ -100,5 +101,11 @@ final class IsolatedSubscription<Value: Sendable>: EmitterSubscription, @uncheck
     override func didCancel() {
         relay.stop()
         unsafeDowncast(payload.unsafelyUnwrapped, to: EmitterSubscription.self).cancel()
+    }
+
+    /// A later cancel stops the relay too, which waits for a call in progress on the actor as
+    /// the first does (and returns at once made by the handler itself).
+    override func didCancelAgain() {
+        didCancel()
     }
 }

@@ -100,21 +100,21 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
 
     /// Cancels every subscription of this scope and ends its child scopes. Idempotent.
     ///
+    /// Every call cancels every subscription the scope had, so a call made while another thread's
+    /// is still under way returns no sooner than cancelling them does: once any `end()` has
+    /// returned, no handler of the scope written on an actor is called (see
+    /// ``EmitterSubscription``). The scope keeps its cancelled subscriptions until it is released.
+    ///
     /// - Complexity: O(*n*) in the number of subscriptions and descendants.
     public func end() {
-        let owned: (subscriptions: [EmitterSubscription], children: [ObservationScope])? = state.withLock { state in
-            guard !state.isEnded else { return nil }
+        let owned = state.withLock { state in
+            let isFirst = !state.isEnded
             state.isEnded = true
-            defer {
-                state.subscriptions = []
-                state.children = [:]
-            }
-            return (state.subscriptions, Array(state.children.values))
+            return (subscriptions: state.subscriptions, children: Array(state.children.values), isFirst: isFirst)
         }
-        guard let owned else { return }
         for subscription in owned.subscriptions { subscription.cancel() }
         for child in owned.children { child.end() }
-        parent?.detach(self)
+        if owned.isFirst { parent?.detach(self) }
     }
 
     /// Whether ``end()`` has been called.

@@ -5,8 +5,8 @@ import Foundation
 /// ends, and never written to again.
 ///
 /// A ``FilePersistentStorage`` made inside ``run(_:)-(()->Result)`` saves to ``url`` by default
-/// (it is `FilePersistentStorage.directoryOverride` there), and, for any directory inside
-/// ``url``, keeps the scope: once ``close()`` has begun, its saves are refused with
+/// (it is `FilePersistentStorage.directoryOverride` there), and one made anywhere for a
+/// directory inside ``url`` keeps the scope (``containing(_:)``): once ``close()`` has begun, its saves are refused with
 /// ``PersistenceError/unwritable(location:reason:)``, before anything is written, so nothing
 /// recreates the directory. That catches what outlives the scope: an autosave whose window
 /// closes later, a store made later by a task the scope started. Its restores find nothing,
@@ -26,9 +26,24 @@ package final class ScopedDirectory: @unchecked Sendable {  // `machine` is unde
     @TaskLocal
     package static var current: ScopedDirectory?
 
+    /// Every scope alive in the process, weakly: a storage made for a directory inside one keeps
+    /// it, whichever scope is current (a sandbox's directory given to a storage made inside
+    /// another sandbox, or outside any).
+    private static let live = LockedState<[WeakBox<ScopedDirectory>]>([])
+
     package init(url: URL, owner: String) {
         self.url = url
         self.owner = owner
+        Self.live.withLock { live in
+            live.removeAll { $0.object == nil }
+            live.append(WeakBox(self))
+        }
+    }
+
+    /// The innermost live scope whose directory is `directory` or contains it, if any.
+    package static func containing(_ directory: URL) -> ScopedDirectory? {
+        let scopes = live.withLock { live in live.compactMap(\.object) }
+        return scopes.filter { $0.contains(directory) }.max { $0.url.pathComponents.count < $1.url.pathComponents.count }
     }
 
     /// Runs `body` in the scope: storages made there save to ``url`` and keep the scope.

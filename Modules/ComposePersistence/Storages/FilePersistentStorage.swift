@@ -20,8 +20,9 @@ import Foundation
 /// `FilePersistentStorage.$directoryOverride.withValue(url) { ... }`, to put them elsewhere, as
 /// tests do with a temporary directory.
 ///
-/// A storage made in a ComposeTesting sandbox for the sandbox's directory (its default there) or
-/// a directory inside it belongs to the sandbox: once the sandbox has ended and removed its
+/// A storage for a ComposeTesting sandbox's directory (its default in the sandbox) or a directory
+/// inside it belongs to the sandbox, wherever the storage is made (in that sandbox, in another,
+/// outside any): once the sandbox has ended and removed its
 /// directory, the storage's saves are refused with ``PersistenceError/unwritable(location:reason:)``
 /// (nothing is written and the directory is not recreated), its restores find nothing and its
 /// purges succeed.
@@ -80,7 +81,7 @@ public struct FilePersistentStorage: AnyPersistentStorage {
         self.directory = directory
         self.maximumSize = maximumSize
         self.keyProblem = Self.problem(with: key)
-        self.scope = ScopedDirectory.current.flatMap { $0.contains(directory) ? $0 : nil }
+        self.scope = ScopedDirectory.containing(directory)
     }
 
     /// The file's location.
@@ -121,9 +122,12 @@ public struct FilePersistentStorage: AnyPersistentStorage {
         fileURL.path
     }
 
-    /// The file's path, standardized: storages of one key in one directory are one save.
+    /// The file's absolute path, with symbolic links in its directory followed and `.`, `..` and
+    /// repeated slashes removed: storages of one key in one directory are one save, however the
+    /// directory is spelled (a link to it, a relative path).
     public var identity: AnyHashable? {
-        fileURL.standardizedFileURL.path
+        directory.absoluteURL.standardizedFileURL.resolvingSymlinksInPath()
+            .appendingPathComponent(fileURL.lastPathComponent).path
     }
 
     /// Temporary files start with a dot and end in `.tmp`; they carry the writer's process id, for

@@ -48,10 +48,12 @@ final class RefEntry<Value: RefValue>: ReferenceEntry, @unchecked Sendable {
         registry.remove(id, ifStill: self)
     }
 
-    /// The current value.
+    /// The current value; inside a ``mutate(_:)`` body of this entity on this thread, the body's
+    /// working copy.
     @inlinable
     var value: Value {
-        contents.withLock { $0.value }
+        if let working = MutationFrame.workingCopy(of: self) { return working.assumingMemoryBound(to: Value.self).pointee }
+        return contents.withLock { $0.value }
     }
 
     /// Replaces the value if it differs (`!=`), then tells the listening stores. Last write
@@ -65,10 +67,14 @@ final class RefEntry<Value: RefValue>: ReferenceEntry, @unchecked Sendable {
     @inlinable
     @discardableResult
     func write(_ newValue: Value) -> Bool {
-        precondition(
-            newValue.id == id,
-            "@Ref: an entity's id never changes (\(Value.self) id \(id)); assign the value to the @Ref to point it at another entity"
-        )
+        checkID(of: newValue)
+        if let working = MutationFrame.workingCopy(of: self) {
+            // Inside this entity's `mutate` on this thread: part of that run (see `mutate`).
+            let copy = working.assumingMemoryBound(to: Value.self)
+            guard copy.pointee != newValue else { return false }
+            copy.pointee = newValue
+            return true
+        }
         return update { current in current == newValue ? (nil, false) : (newValue, true) }
     }
 
@@ -77,17 +83,36 @@ final class RefEntry<Value: RefValue>: ReferenceEntry, @unchecked Sendable {
     /// `CommitGate.optimisticRuns` lost runs, other writers of this entity wait while `body`
     /// runs once more, so it commits after a bounded number of runs; no lock is held while
     /// `body` (or `==`) runs.
+    ///
+    /// While `body` runs, reads and writes of this entity on this thread (a nested `mutate`, a
+    /// `@Ref` of a store written in a store's `mutate` that `body` calls) see and change the
+    /// body's working copy, as a store's nested `mutate` does: they are part of this run, and
+    /// cannot make it lose its run (which, run after run, would never end).
     @inlinable
     func mutate<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try update { current in
+        if let working = MutationFrame.workingCopy(of: self) {
+            let copy = working.assumingMemoryBound(to: Value.self)
+            let result = try body(&copy.pointee)
+            checkID(of: copy.pointee)
+            return result
+        }
+        return try update { current in
             var copy = current
-            let result = try body(&copy)
-            precondition(
-                copy.id == id,
-                "@Ref: an entity's id never changes (\(Value.self) id \(id)); assign the value to the @Ref to point it at another entity"
-            )
+            let result = try withUnsafeMutablePointer(to: &copy) { pointer in
+                try MutationFrame.with(self, workingCopy: UnsafeMutableRawPointer(pointer)) { try body(&pointer.pointee) }
+            }
+            checkID(of: copy)
             return (copy == current ? nil : copy, result)
         }
+    }
+
+    /// Traps if `value` is not this entity's: an entity's id never changes.
+    @inlinable
+    func checkID(of value: Value) {
+        precondition(
+            value.id == id,
+            "@Ref: an entity's id never changes (\(Value.self) id \(id)); assign the value to the @Ref to point it at another entity"
+        )
     }
 
     /// The loop of ``write(_:)`` and ``mutate(_:)``: `body` gives the new value (`nil` for no

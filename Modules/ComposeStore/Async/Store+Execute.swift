@@ -78,7 +78,8 @@ extension Store {
     ///   - isolation: Where the task runs and commits; the caller's, by default.
     ///   - operation: The work.
     /// - Returns: The task running `operation`; cancelling it drops its result and leaves the value
-    ///   loading.
+    ///   loading: once `cancel()` has returned, the result is not committed (a commit under way
+    ///   when it is called either lands before it returns or not at all).
     @discardableResult
     public func execute<Value: Sendable>(
         _ keyPath: any WritableKeyPath<State, Async<Value>> & Sendable,
@@ -101,16 +102,20 @@ extension Store {
                     guard !Task.isCancelled else { return }
                     result = .failure(AsyncFailure(error), previous: nil)
                 }
-                guard !Task.isCancelled else { return }
-                storage.mutate { state in
-                    // Checked inside the commit: a newer run that started meanwhile wins.
-                    guard storage.executions.isCurrent(keyPath, generation) else { return }
-                    if case .failure(let failure, _) = result {
-                        state[keyPath: keyPath] = .failure(failure, previous: state[keyPath: keyPath].value)
-                    } else {
-                        state[keyPath: keyPath] = result
-                    }
-                }
+                storage.mutate(
+                    { state in
+                        // A newer run that started meanwhile wins: its start commits, so this body
+                        // runs again and sees it.
+                        guard storage.executions.isCurrent(keyPath, generation) else { return }
+                        if case .failure(let failure, _) = result {
+                            state[keyPath: keyPath] = .failure(failure, previous: state[keyPath: keyPath].value)
+                        } else {
+                            state[keyPath: keyPath] = result
+                        }
+                    },
+                    // Asked under the store's lock as the result commits: once `cancel()` has
+                    // returned, the result cannot land.
+                    committingIf: { !Task.isCancelled })
             }
         }
     }

@@ -1,15 +1,16 @@
 import ComposeMachinery
 
-/// The `mutate` bodies running on the current thread, innermost first.
+/// The `mutate` bodies running on the current thread, innermost first: a store's, and an
+/// entity's (`Referred.mutate`).
 ///
-/// While a `mutate` body runs, every read and write of the same store on the same thread goes to
-/// the body's working copy: a nested `mutate`, a write through the wrapper, a read. Nested
+/// While a `mutate` body runs, every read and write of the same store (or entity) on the same
+/// thread goes to the body's working copy: a nested `mutate`, a write through the wrapper, a read. Nested
 /// changes become part of the outer batch, and the outer commit cannot be invalidated by the
 /// thread's own writes (which, with optimistic commits, would retry forever).
 ///
 /// Frames live on the stack of `mutate`; the thread-local slot holds a pointer to the innermost.
 @usableFromInline
-struct MutationFrame {
+package struct MutationFrame {
     @usableFromInline let store: ObjectIdentifier
     @usableFromInline let state: UnsafeMutableRawPointer
     @usableFromInline let outer: UnsafeMutableRawPointer?
@@ -32,7 +33,7 @@ struct MutationFrame {
     /// The working copy of `store`'s state if a `mutate` body of that store is running on this
     /// thread.
     @inlinable
-    static func workingCopy(of store: AnyObject) -> UnsafeMutableRawPointer? {
+    package static func workingCopy(of store: AnyObject) -> UnsafeMutableRawPointer? {
         guard var frame = pthread_getspecific(key) else { return nil }
         let identity = ObjectIdentifier(store)
         while true {
@@ -45,7 +46,7 @@ struct MutationFrame {
 
     /// Runs `body` with `state` registered as `store`'s working copy on this thread.
     @inlinable
-    static func with<Result>(
+    package static func with<Result>(
         _ store: AnyObject,
         workingCopy state: UnsafeMutableRawPointer,
         _ body: () throws -> Result

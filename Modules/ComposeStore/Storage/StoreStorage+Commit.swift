@@ -91,6 +91,23 @@ extension StoreStorage {
     @inlinable
     @discardableResult
     package func mutate<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try mutate(body, committingIf: { true })
+    }
+
+    /// ``mutate(_:)``, committing the run only if `condition`, which is evaluated under the
+    /// store's lock as the run commits: a condition that turns false before then (an `execute`
+    /// run's task cancelled) keeps the run from landing, with no window between the check and
+    /// the commit. A run not committed for it ends the `mutate`; nothing changes. Nested in
+    /// another `mutate` of this store on this thread, the body changes the outer one's copy and
+    /// `condition` is not asked.
+    ///
+    /// - Parameter condition: Under the lock, not user code: it must not touch the store.
+    @inlinable
+    @discardableResult
+    package func mutate<Result>(
+        _ body: (inout State) throws -> Result,
+        committingIf condition: () -> Bool
+    ) rethrows -> Result {
         if let working = MutationFrame.workingCopy(of: self) {
             return try body(&working.assumingMemoryBound(to: State.self).pointee)
         }
@@ -107,6 +124,7 @@ extension StoreStorage {
                 }
             },
             commit: { core, copy in
+                guard condition() else { return }
                 swap(&core.state, &copy)
                 let wantsStates = needsStates
                 if comparesObservedWordsOnly(&core, wantsStates: wantsStates) {

@@ -54,8 +54,8 @@ import Foundation
 /// ## Saves after the end
 /// When the sandbox ends, it waits for the autosaves of the stores made in it (up to five
 /// seconds each), a store's last save when it went away included; then it closes its directory
-/// to saves, waits for those being written, and removes it. A storage made in the sandbox for
-/// its directory (or a directory inside it) never writes there again: a save that comes later
+/// to saves, waits for those being written, and removes it. A storage for its directory (or a
+/// directory inside it), made in the sandbox or anywhere else, never writes there again: a save that comes later
 /// (an autosave window that closes after the test, a store made later by a task the test
 /// started) is refused with `PersistenceError.unwritable`, naming the sandbox; autosave reports
 /// it on the store's `persistence.errors` (and `flush()` throws it), `save()` throws it. Nothing

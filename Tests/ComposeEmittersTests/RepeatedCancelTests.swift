@@ -1,0 +1,112 @@
+import ComposeMachinery
+import ComposeTestSupport
+import Foundation
+import Testing
+
+@testable import ComposeEmitters
+
+/// Every `cancel()` of a subscription to a handler on an actor, not only the first, returns no
+/// sooner than the handler's call in progress: a second `cancel()` made while the first waits for
+/// the handler waits too, and so does one of a subscription bundling it and a second `end()` of
+/// a scope holding it. A handler that cancels itself meanwhile returns at once.
+@Suite struct RepeatedCancelTests {
+    /// How the test cancels the subscription, twice.
+    enum Canceller: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        /// `cancel()` of the subscription itself.
+        case subscription
+        /// `cancel()` of `EmitterSubscription([subscription])`.
+        case bundle
+        /// `end()` of a scope that adopted it.
+        case scope
+
+        var testDescription: String { rawValue }
+
+        func cancel(of subscription: EmitterSubscription) -> @Sendable () -> Void {
+            switch self {
+            case .subscription:
+                return { subscription.cancel() }
+            case .bundle:
+                let bundle = EmitterSubscription([subscription])
+                return { bundle.cancel() }
+            case .scope:
+                let scope = ObservationScope(label: "RepeatedCancelTests")
+                scope.adopt(subscription)
+                return { scope.end() }
+            }
+        }
+    }
+
+    /// The handler runs on its actor until released; one thread's cancel waits for it; this
+    /// thread's second cancel must not return before the handler did.
+    @Test(arguments: Canceller.allCases)
+    func aSecondCancelWaitsForTheHandlerTheFirstWaitsFor(_ canceller: Canceller) async {
+        let emitter = ValueEmitter<Int>()
+        let handler = HeldHandler()
+        let subscription = await handler.listen(to: emitter)
+        let cancel = canceller.cancel(of: subscription)
+        let exitedBeforeTheSecondReturned = LockedBox<Bool?>(nil)
+        await onThreads(1) { _ in
+            emitter.send(1)
+            #expect(spinUntil { handler.entered.isRaised })
+            startThread { cancel() }  // the first: waits for the handler
+            #expect(spinUntil { subscription.isCancelled })
+            usleep(20_000)
+            startThread {
+                usleep(100_000)  // the second cancel is under way by now
+                handler.release.raise()
+            }
+            cancel()  // the second
+            exitedBeforeTheSecondReturned.mutate { $0 = handler.exited.isRaised }
+        }
+        #expect(exitedBeforeTheSecondReturned.value == true, "the second cancel returned while the handler ran")
+    }
+
+    /// While another thread's cancel waits for it, the handler cancels its own subscription: that
+    /// cancel returns at once (the call in progress is the last), and so does the other thread's
+    /// once the handler has returned.
+    @Test(arguments: Canceller.allCases)
+    func aHandlerCancellingItselfWhileAnotherThreadWaitsReturns(_ canceller: Canceller) async {
+        let emitter = ValueEmitter<Int>()
+        let handler = HeldHandler()
+        let subscription = await handler.listen(to: emitter)
+        let cancel = canceller.cancel(of: subscription)
+        handler.cancelOnRelease.mutate { $0 = cancel }
+        let firstReturned = Flag()
+        await onThreads(1) { _ in
+            emitter.send(1)
+            #expect(spinUntil { handler.entered.isRaised })
+            startThread {
+                cancel()
+                firstReturned.raise()
+            }
+            #expect(spinUntil { subscription.isCancelled })
+            usleep(20_000)
+            handler.release.raise()
+            #expect(spinUntil { handler.exited.isRaised })
+            #expect(spinUntil { firstReturned.isRaised })
+        }
+        #expect(handler.exited.isRaised)
+    }
+}
+
+/// A handler on an actor of its own (on a dispatch queue, not Swift's pool) that, called, stays
+/// until ``release`` is raised, then runs ``cancelOnRelease`` if set.
+actor HeldHandler {
+    private nonisolated let executor = QueueExecutor()
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    nonisolated let entered = Flag()
+    nonisolated let release = Flag()
+    nonisolated let exited = Flag()
+    nonisolated let cancelOnRelease = LockedBox<(@Sendable () -> Void)?>(nil)
+
+    func listen(to emitter: ValueEmitter<Int>) -> EmitterSubscription {
+        emitter += { _ in self.hold() }
+    }
+
+    private func hold() {
+        entered.raise()
+        while !release.isRaised { usleep(100) }
+        cancelOnRelease.value?()
+        exited.raise()
+    }
+}
