@@ -55,23 +55,17 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
     /// - Parameter subscriptions: Cancelled in order when the result is cancelled.
     public convenience init(_ subscriptions: [EmitterSubscription]) {
         let cancelAll: @Sendable () -> Void = { for subscription in subscriptions { subscription.cancel() } }
-        self.init(onCancel: cancelAll, again: cancelAll)
+        self.init(payload: CancelAction(cancelAll, again: cancelAll))
     }
 
-    /// A subscription that runs `onCancel` the first time it is cancelled and `again` at every
-    /// later ``cancel()``, for a cancellation that waits for something (a relay's handler) the
-    /// later callers must wait for too.
-    package init(onCancel: @escaping @Sendable () -> Void, again: (@Sendable () -> Void)?) {
-        self.payload = CancelAction(onCancel, again: again)
-    }
-
-    /// For subclasses that release their registration in ``didCancel()``.
+    /// For subclasses that release their registration in ``didCancel(first:)``.
     @usableFromInline
     init() {
         self.payload = nil
     }
 
-    /// For subclasses that keep one object in ``payload`` and override ``didCancel()``.
+    /// For subclasses that keep one object in ``payload`` and override ``didCancel(first:)``,
+    /// and for a ``CancelAction`` whose `again` runs at every later cancel.
     @usableFromInline
     init(payload: AnyObject) {
         self.payload = payload
@@ -86,24 +80,17 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
     ///
     /// - Complexity: Amortized O(1) for a subscription to a ``SignalEmitter`` or ``ValueEmitter``.
     public final func cancel() {
-        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return didCancelAgain() }
-        didCancel()
+        didCancel(first: !cancelled.exchange(true, ordering: .acquiringAndReleasing))
     }
 
-    /// Releases whatever the subscription holds; called exactly once. Subclasses that put
-    /// something else in ``payload`` override it.
-    func didCancel() {
+    /// Called by every ``cancel()``: `first` the first time, when it releases whatever the
+    /// subscription holds; later (maybe while the first is still under way on another thread) a
+    /// subscription whose cancellation waits for a handler makes these wait for it too.
+    /// Subclasses that put something else in ``payload`` override it.
+    func didCancel(first: Bool) {
         guard let payload else { return }
-        unsafeDowncast(payload, to: CancelAction.self).body()
-    }
-
-    /// Called by every ``cancel()`` after the first, maybe while the first is still in
-    /// ``didCancel()`` on another thread: a subscription whose cancellation waits for a handler
-    /// makes these wait for it too. Subclasses that put something else in ``payload`` override
-    /// it.
-    func didCancelAgain() {
-        guard let payload else { return }
-        unsafeDowncast(payload, to: CancelAction.self).again?()
+        let action = unsafeDowncast(payload, to: CancelAction.self)
+        if first { action.body() } else { action.again?() }
     }
 
     public static func == (lhs: EmitterSubscription, rhs: EmitterSubscription) -> Bool {

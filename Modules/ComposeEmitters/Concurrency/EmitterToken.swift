@@ -16,13 +16,12 @@ package final class EmitterToken: EmitterSubscription, @unchecked Sendable {
         super.init(payload: handle)
     }
 
-    override func didCancel() {
+    /// Removes the entry the first time; removing it waits for nobody.
+    override func didCancel(first: Bool) {
+        guard first else { return }
         let handle = unsafeDowncast(payload.unsafelyUnwrapped, to: RegistryHandle.self)
         if let registry = handle.registry.retainIfAlive() { handle.remove(registry, self) }
     }
-
-    /// Nothing: removing the entry waits for nobody.
-    override func didCancelAgain() {}
 }
 
 /// How a token reaches the core it was registered with: one per core, made with its first
@@ -68,10 +67,9 @@ package final class RemovingSubscription<Owner: RegistrationOwner>: EmitterSubsc
         super.init(payload: registration)
     }
 
-    override func didCancel() {
+    /// Removes the registration the first time; removing it waits for nobody.
+    override func didCancel(first: Bool) {
+        guard first else { return }
         if let owner = owner.retainIfAlive() { owner.removeRegistration(payload.unsafelyUnwrapped) }
     }
-
-    /// Nothing: removing the registration waits for nobody.
-    override func didCancelAgain() {}
 }

@@ -10,6 +10,6 @@ extension Relay {
     package func register(_ handler: @escaping @Sendable (Event) -> Void) -> EmitterSubscription {
         start(handler)
         let stopping: @Sendable () -> Void = { [self] in self.stop() }
-        return EmitterSubscription(onCancel: stopping, again: stopping)
+        return EmitterSubscription(payload: CancelAction(stopping, again: stopping))
     }
 }

@@ -86,8 +86,8 @@ package struct IsolatedSubscriber<Value: Sendable>: Sendable {
 
 /// The subscription of a handler isolated to an actor: cancelling it stops the relay that calls
 /// the handler there (so the handler is not called again once `cancel()` has returned, see
-/// ``Relay/stop()``), then cancels the registration. Every `cancel()` does both, so that one made
-/// while another thread's first is waiting for the handler waits too.
+/// ``Relay/stop()``), then cancels the registration. Every later `cancel()` stops the relay too,
+/// so that one made while another thread's first is waiting for the handler waits as well.
 @usableFromInline
 final class IsolatedSubscription<Value: Sendable>: EmitterSubscription, @unchecked Sendable {  // Immutable.
     @usableFromInline let relay: Relay<Value>
@@ -98,14 +98,11 @@ final class IsolatedSubscription<Value: Sendable>: EmitterSubscription, @uncheck
         super.init(payload: registration)
     }
 
-    override func didCancel() {
+    /// Stops the relay, every time (a later stop waits for a call in progress on the actor as
+    /// the first does, and returns at once made by the handler itself); the first time, then
+    /// cancels the registration.
+    override func didCancel(first: Bool) {
         relay.stop()
-        unsafeDowncast(payload.unsafelyUnwrapped, to: EmitterSubscription.self).cancel()
-    }
-
-    /// A later cancel stops the relay too, which waits for a call in progress on the actor as
-    /// the first does (and returns at once made by the handler itself).
-    override func didCancelAgain() {
-        didCancel()
+        if first { unsafeDowncast(payload.unsafelyUnwrapped, to: EmitterSubscription.self).cancel() }
     }
 }
