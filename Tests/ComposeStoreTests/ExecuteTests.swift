@@ -90,10 +90,11 @@ import Testing
     @Test func aResultWhoseCommitIsUnderWayDoesNotLandOnceCancelReturned() async {
         let store = Store<State>()
         let operationDone = LockedBox(false)
-        let irrevocable = LockedBox(false)
         let proceed = LockedBox(false)
+        // Resumed by the irrevocable body's thread; it goes on on the actor's queue, not the pool.
+        let resume = LockedBox<CheckedContinuation<Void, Never>?>(nil)
         let task = await ExecuteActor.execute(for: store) {
-            while !irrevocable.value { try? await Task.sleep(for: .milliseconds(1)) }
+            await withCheckedContinuation { continuation in resume.mutate { $0 = continuation } }
             operationDone.mutate { $0 = true }
             return "late"
         }
@@ -103,7 +104,8 @@ import Testing
                 runs += 1
                 guard runs > 4 else { return store.simulateConcurrentWrite() }  // lose 4 runs
                 // Irrevocable now: every other writer of the store waits for this body.
-                irrevocable.mutate { $0 = true }
+                while resume.value == nil { usleep(100) }
+                resume.mutate { $0 }?.resume()
                 while !proceed.value { usleep(100) }
             }
         }

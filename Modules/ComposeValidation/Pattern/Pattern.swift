@@ -60,7 +60,7 @@
 /// ASCII without CR LF, the common case, is matched by bytes, one per character.
 ///
 /// ## Limits and cost
-/// - Groups and quantifiers nest at most 32 deep, and a pattern compiles to at most 10,000
+/// - Groups and quantifiers nest at most 16 deep, and a pattern compiles to at most 10,000
 ///   instructions (*m*); beyond either, the pattern is refused with a ``PatternError`` before it
 ///   is built. A pattern within the limits compiles on a thread with a 256 KB stack.
 /// - Matching *n* characters visits at most 2 × (*n* + 1) × *m* instructions. Each visit costs

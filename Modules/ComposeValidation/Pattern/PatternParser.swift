@@ -16,7 +16,7 @@ struct PatternParser {
     static let maximumRepetition = 1_000
 
     /// The deepest nesting of groups and quantifiers accepted (`((a))` is 2, `(a+)*` is 3).
-    static let maximumNesting = 32
+    static let maximumNesting = 16
 
     /// A parsed item, and how deeply groups and quantifiers nest in it.
     private typealias Parsed = (node: PatternNode, nesting: Int)
