@@ -86,30 +86,32 @@ import Testing
     ///
     /// While the irrevocable body runs, the process's other irrevocable runs wait, and so may
     /// every thread of Swift's pool: so nothing the body waits for needs the pool. The task and
-    /// the operation run on an actor of their own queue, and a thread drives the rest.
+    /// the operation run on an actor of their own queue, the operation waits without suspending
+    /// (a resumed continuation goes through the pool), and threads drive the rest.
     @Test func aResultWhoseCommitIsUnderWayDoesNotLandOnceCancelReturned() async {
         let store = Store<State>()
+        let operationStarted = LockedBox(false)
+        let go = LockedBox(false)
         let operationDone = LockedBox(false)
         let proceed = LockedBox(false)
-        // Resumed by the irrevocable body's thread; it goes on on the actor's queue, not the pool.
-        let resume = LockedBox<CheckedContinuation<Void, Never>?>(nil)
         let task = await ExecuteActor.execute(for: store) {
-            await withCheckedContinuation { continuation in resume.mutate { $0 = continuation } }
+            operationStarted.mutate { $0 = true }
+            while !go.value { usleep(100) }  // holds the actor's queue, not a thread of the pool
             operationDone.mutate { $0 = true }
             return "late"
         }
-        startThread {
-            var runs = 0
-            store.mutate { _ in
-                runs += 1
-                guard runs > 4 else { return store.simulateConcurrentWrite() }  // lose 4 runs
-                // Irrevocable now: every other writer of the store waits for this body.
-                while resume.value == nil { usleep(100) }
-                resume.mutate { $0 }?.resume()
-                while !proceed.value { usleep(100) }
-            }
-        }
         await onThreads(1) { _ in
+            while !operationStarted.value { usleep(100) }
+            startThread {
+                var runs = 0
+                store.mutate { _ in
+                    runs += 1
+                    guard runs > 4 else { return store.simulateConcurrentWrite() }  // lose 4 runs
+                    // Irrevocable now: every other writer of the store waits for this body.
+                    go.mutate { $0 = true }
+                    while !proceed.value { usleep(100) }
+                }
+            }
             while !operationDone.value { usleep(100) }
             usleep(100_000)  // the result's commit waits for the gate
             task.cancel()

@@ -67,6 +67,11 @@ extension Relay {
             if actor === MainActor.shared {
                 // Enqueued on the main actor at once, behind the main actor's jobs so far.
                 Task { @MainActor in self.scheduledTaskBegan() }
+            } else if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                // Starts on this thread and hops straight to the actor's executor: an actor with
+                // an executor of its own (a dispatch queue, an event loop) hears the value without
+                // a thread of Swift's concurrency pool, which may all be busy.
+                Task.immediate { await Self.runScheduledTask(of: self, on: actor) }
             } else {
                 Task { await Self.runScheduledTask(of: self, on: actor) }
             }
