@@ -55,7 +55,8 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
     /// - Parameter subscriptions: Cancelled in order when the result is cancelled.
     public convenience init(_ subscriptions: [EmitterSubscription]) {
         let cancelAll: @Sendable () -> Void = { for subscription in subscriptions { subscription.cancel() } }
-        self.init(payload: CancelAction(cancelAll, again: cancelAll))
+        self.init(
+            payload: CancelAction(cancelAll, again: cancelAll, isSettled: { subscriptions.allSatisfy(\.isSettled) }))
     }
 
     /// For subclasses that release their registration in ``didCancel(first:)``.
@@ -74,6 +75,16 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
     /// Whether ``cancel()`` has been called.
     public var isCancelled: Bool {
         cancelled.load(ordering: .acquiring)
+    }
+
+    /// Whether the subscription is cancelled and a ``cancel()`` now would return at once: no
+    /// call of a handler on an actor is in progress or can start. An ``ObservationScope`` lets go
+    /// of a cancelled subscription only once it is settled, so that its `end()` still waits for
+    /// a call in progress.
+    var isSettled: Bool {
+        guard isCancelled else { return false }
+        guard let payload, let action = payload as? CancelAction else { return true }
+        return action.isSettled?() ?? true
     }
 
     /// Stops the observer. Idempotent and thread-safe.
@@ -112,9 +123,17 @@ final class CancelAction: Sendable {
     let body: @Sendable () -> Void
     /// What every later cancel runs, if anything.
     let again: (@Sendable () -> Void)?
+    /// Whether `again` would return at once (see ``EmitterSubscription/isSettled``); `nil` when it
+    /// always does.
+    let isSettled: (@Sendable () -> Bool)?
 
-    init(_ body: @escaping @Sendable () -> Void, again: (@Sendable () -> Void)?) {
+    init(
+        _ body: @escaping @Sendable () -> Void,
+        again: (@Sendable () -> Void)?,
+        isSettled: (@Sendable () -> Bool)? = nil
+    ) {
         self.body = body
         self.again = again
+        self.isSettled = isSettled
     }
 }

@@ -113,8 +113,11 @@ public final class Persistence<State: AnyState & Codable>: StoreExtension {
     /// when this returns, and stays gone until the state changes again. The store's state is not
     /// changed.
     ///
-    /// A save already being written when `purge()` is called finishes first, and is then removed.
+    /// A save already being written when `purge()` is called finishes first, and is then removed,
+    /// as are the saves of this storage pending in the process (another store's, one released
+    /// without `flush()` included), waited for as ``restore()`` waits for them.
     public func purge() throws(PersistenceError) {
+        PendingSaves.waitForSaves(of: storage.identity)
         guard let autosaver else {
             try storage.delete()
             return

@@ -55,7 +55,8 @@ public struct Referred<Value: RefValue>: Sendable, Identifiable, Hashable {
     ///
     /// Inside `body`, reads and writes of this entity on this thread (a nested `mutate`, a
     /// `@Ref` to it written in a store's `mutate` that `body` calls) see and change the same
-    /// copy, as a store's nested `mutate` does. After 4 runs lost to other writers, the other
+    /// copy, as a store's nested `mutate` does; if `body` throws, nothing changes (nested, its own
+    /// changes to the copy are undone). After 4 runs lost to other writers, the other
     /// writers of the entity wait while `body` runs once more, so `body` runs at most 5 times.
     ///
     /// - Parameter body: Changes the value; it must keep the id, and may run more than once.

@@ -171,7 +171,8 @@ public struct Store<State: AnyState>: Sendable {
     /// wait for another thread that writes to a store or a `@Ref` (one such run at a time runs in
     /// the process, see the Guarantees article). Inside
     /// `body`, reads and writes of this store on this thread (including a nested `mutate`) see
-    /// and change the same copy. If `body` throws, nothing changes.
+    /// and change the same copy. If `body` throws, nothing changes; a nested `mutate` whose body
+    /// throws undoes its own changes to the copy.
     ///
     /// Such a write belongs to the run it is made in, and goes with it if the run is lost,
     /// whoever makes it: an observer of another store that `body` writes, called on this thread,

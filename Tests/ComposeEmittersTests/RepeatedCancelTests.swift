@@ -89,6 +89,52 @@ import Testing
     }
 }
 
+/// A scope lets go of a cancelled subscription (its sweep, every 64 adoptions) only once no call
+/// of its handler is in progress: an `end()` made while another thread's `cancel()` waits for the
+/// handler waits too, with a sweep in between or without one.
+@Suite struct ScopeSweepTests {
+    @Test(arguments: [true, false])
+    func endWaitsForTheCallInProgressOfASubscriptionCancelledElsewhere(sweep: Bool) async {
+        let emitter = ValueEmitter<Int>()
+        let handler = HeldHandler()
+        let scope = ObservationScope(label: "ScopeSweepTests")
+        let subscription = await handler.listen(to: emitter)
+        scope.adopt(subscription)
+        let exitedBeforeEndReturned = LockedBox<Bool?>(nil)
+        await onThreads(1) { _ in
+            emitter.send(1)
+            #expect(spinUntil { handler.entered.isRaised })
+            startThread { subscription.cancel() }  // waits for the handler
+            #expect(spinUntil { subscription.isCancelled })
+            let other = ValueEmitter<Int>()
+            if sweep { for _ in 0..<63 { scope.adopt(other += { _ in }) } }  // the 64th sweeps
+            startThread {
+                usleep(100_000)  // end() is under way by now
+                handler.release.raise()
+            }
+            scope.end()
+            exitedBeforeEndReturned.mutate { $0 = handler.exited.isRaised }
+        }
+        #expect(exitedBeforeEndReturned.value == true, "end() returned while the scope's handler ran")
+    }
+
+    /// Once their handlers are done, cancelled subscriptions are swept: a long-lived scope does
+    /// not keep every subscription it ever had.
+    @Test func settledSubscriptionsAreSwept() async {
+        let emitter = ValueEmitter<Int>()
+        let handler = HeldHandler()
+        handler.release.raise()
+        let scope = ObservationScope(label: "ScopeSweepTests")
+        for _ in 0..<200 {
+            let subscription = await handler.listen(to: emitter)
+            scope.adopt(subscription)
+            subscription.cancel()
+        }
+        #expect(scope.retainedSubscriptionCount < 64)
+        scope.end()
+    }
+}
+
 /// A handler on an actor of its own (on a dispatch queue, not Swift's pool) that, called, stays
 /// until ``release`` is raised, then runs ``cancelOnRelease`` if set.
 actor HeldHandler {

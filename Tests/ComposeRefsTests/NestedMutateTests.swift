@@ -31,6 +31,22 @@ import Testing
         #expect(heard.values == [11])  // one commit
     }
 
+    @Test func aNestedMutateThatThrowsUndoesOnlyItsOwnChanges() {
+        struct Refused: Error {}
+        let referred = Referred(Card.fresh())
+        referred.mutate { card in
+            card.count = 1
+            #expect(throws: Refused.self) {
+                try referred.mutate { inner in
+                    inner.count = 99
+                    throw Refused()
+                }
+            }
+            #expect(card.count == 1)
+        }
+        #expect(referred.value.count == 1)
+    }
+
     @Test func aWriteOfTheEntityThroughAStoresRefIsPartOfTheRun() throws {
         let referred = Referred(Card.fresh())
         let store = cardStore(referred)

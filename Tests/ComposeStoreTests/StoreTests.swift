@@ -85,6 +85,23 @@ struct Profile: AnyState {
         #expect(changes.count == 0)
     }
 
+    @Test func aNestedMutateThatThrowsUndoesOnlyItsOwnChanges() {
+        struct Refused: Error {}
+        let store = Store<Profile>()
+        store.mutate { state in
+            state.firstName = "kept"
+            #expect(throws: Refused.self) {
+                try store.mutate { inner in
+                    inner.lastName = "undone"
+                    throw Refused()
+                }
+            }
+            #expect(state.lastName == "")
+        }
+        #expect(store.firstName == "kept")
+        #expect(store.lastName == "")
+    }
+
     @Test func writesInsideAMutateBodyJoinTheBatch() {
         let store = Store<Profile>()
         let changes = Recorder<Profile>()

@@ -10,6 +10,7 @@ extension Relay {
     package func register(_ handler: @escaping @Sendable (Event) -> Void) -> EmitterSubscription {
         start(handler)
         let stopping: @Sendable () -> Void = { [self] in self.stop() }
-        return EmitterSubscription(payload: CancelAction(stopping, again: stopping))
+        return EmitterSubscription(
+            payload: CancelAction(stopping, again: stopping, isSettled: { [self] in self.isStoppedAndIdle }))
     }
 }

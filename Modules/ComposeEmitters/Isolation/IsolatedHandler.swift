@@ -105,4 +105,8 @@ final class IsolatedSubscription<Value: Sendable>: EmitterSubscription, @uncheck
         relay.stop()
         if first { unsafeDowncast(payload.unsafelyUnwrapped, to: EmitterSubscription.self).cancel() }
     }
+
+    override var isSettled: Bool {
+        isCancelled && relay.isStoppedAndIdle
+    }
 }

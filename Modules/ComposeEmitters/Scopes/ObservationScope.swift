@@ -90,7 +90,8 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
             guard !state.isEnded else { return false }
             state.subscriptions.append(subscription)
             if state.subscriptions.count >= state.sweepThreshold {
-                state.subscriptions.removeAll { $0.isCancelled }
+                // Only settled ones: a later end() must still wait for a call in progress.
+                state.subscriptions.removeAll { $0.isSettled }
                 state.sweepThreshold = max(64, state.subscriptions.count * 2)
             }
             return true
@@ -103,7 +104,8 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     /// Every call cancels every subscription the scope had, so a call made while another thread's
     /// is still under way returns no sooner than cancelling them does: once any `end()` has
     /// returned, no handler of the scope written on an actor is called (see
-    /// ``EmitterSubscription``). The scope keeps its cancelled subscriptions until it is released.
+    /// ``EmitterSubscription``). The scope keeps a cancelled subscription until it is released or
+    /// until nothing is left to wait for (no call of its handler in progress on an actor).
     ///
     /// - Complexity: O(*n*) in the number of subscriptions and descendants.
     public func end() {

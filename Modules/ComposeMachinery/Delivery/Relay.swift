@@ -129,6 +129,13 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // Queue unde
         _ = dropped  // released here, outside the lock: a deinit is user code
     }
 
+    /// Whether the relay is stopped and nobody holds its role: no handler call is in progress
+    /// or can start, so a ``stop()`` now returns at once.
+    package var isStoppedAndIdle: Bool {
+        let state = delivery.state
+        return state.isStopped && !state.isDelivering
+    }
+
     /// Whether the current thread holds the relay's role: it is handling its events.
     package var isHandlingOnCurrentThread: Bool {
         holderThread.load(ordering: .relaxed) == ThreadIdentity.current

@@ -72,7 +72,7 @@ package final class ScopedDirectory: @unchecked Sendable {  // `machine` is unde
 
     /// Whether `directory` is ``url`` or inside it.
     func contains(_ directory: URL) -> Bool {
-        directory.standardizedFileURL.pathComponents.starts(with: url.standardizedFileURL.pathComponents)
+        CanonicalPath.components(of: directory).starts(with: CanonicalPath.components(of: url))
     }
 
     /// Runs `write` unless the scope has ended; ``close()`` waits for it.

@@ -124,10 +124,10 @@ public struct FilePersistentStorage: AnyPersistentStorage {
 
     /// The file's absolute path, with symbolic links in its directory followed and `.`, `..` and
     /// repeated slashes removed: storages of one key in one directory are one save, however the
-    /// directory is spelled (a link to it, a relative path).
+    /// directory is spelled (a link to it, a relative path), and before the directory exists as
+    /// after.
     public var identity: AnyHashable? {
-        directory.absoluteURL.standardizedFileURL.resolvingSymlinksInPath()
-            .appendingPathComponent(fileURL.lastPathComponent).path
+        CanonicalPath.of(directory) + "/" + fileURL.lastPathComponent
     }
 
     /// Temporary files start with a dot and end in `.tmp`; they carry the writer's process id, for

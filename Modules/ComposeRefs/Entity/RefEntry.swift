@@ -91,9 +91,8 @@ final class RefEntry<Value: RefValue>: ReferenceEntry, @unchecked Sendable {
     @inlinable
     func mutate<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         if let working = MutationFrame.workingCopy(of: self) {
-            let copy = working.assumingMemoryBound(to: Value.self)
-            let result = try body(&copy.pointee)
-            checkID(of: copy.pointee)
+            let result = try MutationFrame.joining(working, as: Value.self, body)
+            checkID(of: working.assumingMemoryBound(to: Value.self).pointee)
             return result
         }
         return try update { current in

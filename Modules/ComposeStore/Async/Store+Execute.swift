@@ -5,24 +5,41 @@ import ComposeMachinery
 /// replaced cannot write its result.
 @usableFromInline
 final class Executions: Sendable {
-    private let running = LockedState<[AnyKeyPath: (generation: UInt64, task: Task<Void, Never>)]>([:])
+    /// A run's task is `nil` from the moment the run is current until its task exists.
+    private let running = LockedState<[AnyKeyPath: (generation: UInt64, task: Task<Void, Never>?)]>([:])
     private let generations = LockedState<UInt64>(0)
 
     @usableFromInline
     init() {}
 
-    /// Registers a new run for `keyPath`, cancelling the one it replaces.
-    func start(_ keyPath: AnyKeyPath, _ makeTask: (UInt64) -> Task<Void, Never>) -> Task<Void, Never> {
+    /// Makes a new run current for `keyPath` and cancels the one it replaces, then calls `begin`
+    /// and `makeTask`.
+    ///
+    /// The replaced run is cancelled before `begin` commits anything, so its result, whose commit
+    /// asks `Task.isCancelled` under the store's lock, lands before the new run began or never.
+    func start(
+        _ keyPath: AnyKeyPath,
+        begin: () -> Void,
+        _ makeTask: (UInt64) -> Task<Void, Never>
+    ) -> Task<Void, Never> {
         let generation = generations.withLock { generation in
             generation &+= 1
             return generation
         }
-        let task = makeTask(generation)
         let replaced = running.withLock { running in
-            defer { running[keyPath] = (generation, task) }
+            defer { running[keyPath] = (generation, nil) }
             return running[keyPath]?.task
         }
         replaced?.cancel()
+        begin()
+        let task = makeTask(generation)
+        let isCurrent = running.withLock { running in
+            guard running[keyPath]?.generation == generation else { return false }
+            running[keyPath] = (generation, task)
+            return true
+        }
+        // Replaced or cancelled with the store's other runs before its task existed.
+        if !isCurrent { task.cancel() }
         return task
     }
 
@@ -47,7 +64,7 @@ final class Executions: Sendable {
     func cancelAll() {
         let tasks = running.withLock { running in
             defer { running.removeAll() }
-            return running.values.map(\.task)
+            return running.values.compactMap(\.task)
         }
         for task in tasks { task.cancel() }
     }
@@ -87,11 +104,12 @@ extension Store {
         @_inheritActorContext _ operation: @escaping @Sendable () async throws -> Value
     ) -> Task<Void, Never> {
         let storage = self.storage
-        return storage.executions.start(keyPath) { generation in
+        return storage.executions.start(keyPath) {
             storage.mutate { state in
                 state[keyPath: keyPath] = .loading(previous: state[keyPath: keyPath].value)
             }
-            return Task {
+        } _: { generation in
+            Task {
                 // Capturing the isolated parameter isolates the task to it (SE-0420).
                 _ = isolation
                 defer { storage.executions.finish(keyPath, generation) }

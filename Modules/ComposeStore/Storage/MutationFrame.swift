@@ -44,6 +44,25 @@ package struct MutationFrame {
         }
     }
 
+    /// Runs a nested `mutate`'s `body` on the outer body's working copy, `state`: its changes
+    /// join the outer run, and if it throws they are undone, so a throwing body changes nothing,
+    /// nested too.
+    @inlinable
+    package static func joining<State, Result>(
+        _ state: UnsafeMutableRawPointer,
+        as type: State.Type,
+        _ body: (inout State) throws -> Result
+    ) rethrows -> Result {
+        let working = state.assumingMemoryBound(to: State.self)
+        let before = working.pointee
+        do {
+            return try body(&working.pointee)
+        } catch {
+            working.pointee = before
+            throw error
+        }
+    }
+
     /// Runs `body` with `state` registered as `store`'s working copy on this thread.
     @inlinable
     package static func with<Result>(

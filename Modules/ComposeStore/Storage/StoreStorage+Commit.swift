@@ -98,8 +98,8 @@ extension StoreStorage {
     /// store's lock as the run commits: a condition that turns false before then (an `execute`
     /// run's task cancelled) keeps the run from landing, with no window between the check and
     /// the commit. A run not committed for it ends the `mutate`; nothing changes. Nested in
-    /// another `mutate` of this store on this thread, the body changes the outer one's copy and
-    /// `condition` is not asked.
+    /// another `mutate` of this store on this thread, the body changes the outer one's copy (and
+    /// undoes its changes if it throws) and `condition` is not asked.
     ///
     /// - Parameter condition: Under the lock, not user code: it must not touch the store.
     @inlinable
@@ -109,7 +109,7 @@ extension StoreStorage {
         committingIf condition: () -> Bool
     ) rethrows -> Result {
         if let working = MutationFrame.workingCopy(of: self) {
-            return try body(&working.assumingMemoryBound(to: State.self).pointee)
+            return try MutationFrame.joining(working, as: State.self, body)
         }
         // Set when a notice was posted: whether this thread took the notifier's role.
         var posted: Bool? = nil

@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 infix operator !+= : AssignmentPrecedence
 
 extension Emitters {
@@ -45,7 +47,7 @@ extension Emitter {
         emitter: Self,
         @_inheritActorContext handler: @escaping @isolated(any) @Sendable (Value) -> Void
     ) -> EmitterSubscription {
-        emitter.once().subscribe(handler)
+        emitter.once().subscribeCancellingAfterward(AssumedIsolation(handler))
     }
 }
 
@@ -56,6 +58,23 @@ extension Emitter where Value == Void {
         emitter: Self,
         @_inheritActorContext handler: @escaping @isolated(any) @Sendable () -> Void
     ) -> EmitterSubscription {
-        emitter.once().subscribe(IsolatedHandler.subscriber(handler))
+        emitter.once().subscribeCancellingAfterward(AssumedIsolation(handler))
+    }
+}
+
+extension Emitters.Once {
+    /// Subscribes `handler` and cancels the subscription it returns once the handler has run:
+    /// `once()` cancels its upstream registration on the delivering thread, but a handler on an
+    /// actor runs later, through a relay the returned subscription stops.
+    func subscribeCancellingAfterward(_ handler: AssumedIsolation<Value>) -> EmitterSubscription {
+        let returned = SubscriptionSlot()
+        let subscription = subscribe(
+            IsolatedHandler.subscriber(
+                AssumedIsolation(isolation: handler.isolation) { value in
+                    handler.callAssumingIsolation(value)
+                    returned.cancel()
+                }))
+        returned.replace(with: subscription)
+        return subscription
     }
 }

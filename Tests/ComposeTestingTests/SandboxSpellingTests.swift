@@ -1,0 +1,53 @@
+import Compose
+import ComposePersistence
+import ComposeTesting
+import Foundation
+import Testing
+
+/// A storage for a sandbox's directory belongs to the sandbox however the directory is spelled:
+/// once the sandbox has ended, its save is refused and the directory is not recreated.
+@Suite struct SandboxSpellingTests {
+    enum Spelling: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        /// Through a symbolic link to the directory that holds the sandbox's directory.
+        case linkToParent
+        /// Through a symbolic link to the sandbox's directory itself.
+        case linkToItself
+        /// A relative path from the current directory.
+        case relative
+
+        var testDescription: String { rawValue }
+
+        func spell(_ directory: URL, linksIn links: URL) throws -> URL {
+            switch self {
+            case .linkToParent:
+                let link = links.appendingPathComponent("parent")
+                try FileManager.default.createSymbolicLink(at: link, withDestinationURL: directory.deletingLastPathComponent())
+                return link.appendingPathComponent(directory.lastPathComponent, isDirectory: true)
+            case .linkToItself:
+                let link = links.appendingPathComponent("itself")
+                try FileManager.default.createSymbolicLink(at: link, withDestinationURL: directory)
+                return link
+            case .relative:
+                let depth = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).pathComponents.count - 1
+                return URL(fileURLWithPath: String(repeating: "../", count: depth) + directory.path.dropFirst())
+            }
+        }
+    }
+
+    @Test(arguments: Spelling.allCases)
+    func aStorageOfTheSandboxsDirectorySpelledAnotherWayCannotWriteThereAfterTheEnd(_ spelling: Spelling) throws {
+        let links = FileManager.default.temporaryDirectory.appendingPathComponent("compose-links-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: links, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: links) }
+        let (storage, directory) = try withComposeSandbox { sandbox in
+            try FileManager.default.createDirectory(at: sandbox.directory, withIntermediateDirectories: true)
+            let storage = FilePersistentStorage(key: "late", directory: try spelling.spell(sandbox.directory, linksIn: links))
+            try storage.write(Data("{}".utf8))  // in the sandbox: written
+            return (storage, sandbox.directory)
+        }
+        defer { try? FileManager.default.removeItem(at: directory) }  // if a check fails
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+        #expect(throws: PersistenceError.self) { try storage.write(Data("{}".utf8)) }
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+}
