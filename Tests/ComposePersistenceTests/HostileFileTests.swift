@@ -91,6 +91,18 @@ struct HostileFileTests {
         #expect(reader.state.marker == "small")
     }
 
+    /// At the boundary: a save of exactly `maximumSize` bytes is written and read back, one of a
+    /// byte more is refused before anything is written.
+    @Test func aSaveOfExactlyTheLimitIsWrittenAndReadBack() throws {
+        let directory = TemporaryDirectory()
+        let storage = FilePersistentStorage(key: "k", directory: directory.url, maximumSize: 1_000)
+        let exact = Data(repeating: UInt8(ascii: "a"), count: 1_000)
+        try storage.write(exact)
+        #expect(try storage.read() == exact)
+        #expect(throws: PersistenceError.self) { try storage.write(exact + Data("b".utf8)) }
+        #expect(try storage.read() == exact)
+    }
+
     private func expectRefused(_ directory: TemporaryDirectory, kind: String) throws {
         let path = directory.url.appendingPathComponent("k.json").path
         let store = Store<State>(storage: FilePersistentStorage(key: "k", directory: directory.url))

@@ -142,6 +142,18 @@ import Testing
         scope.end()
     }
 
+    /// Two changes made since the last step (as asynchronous work makes them) are received one
+    /// at a time, the older first.
+    @Test func changesAreReceivedInTheOrderTheyWereMade() async {
+        let store = Store<State>()
+        let tester = StoreTester(store)
+        store.count = 1
+        store.count = 2
+        await tester.receive { $0.count = 1 }
+        await tester.receive { $0.count = 2 }
+        await tester.finish()
+    }
+
     @Test func receivingWhenNothingComesFails() async {
         let store = Store<State>()
         let tester = StoreTester(store)
