@@ -54,8 +54,7 @@ import Testing
             case .doubledSlash:
                 return URL(fileURLWithPath: directory.deletingLastPathComponent().path + "//" + directory.lastPathComponent)
             case .relative:
-                let upToRoot = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).pathComponents.dropFirst()
-                return URL(fileURLWithPath: upToRoot.map { _ in "../" }.joined() + directory.path.dropFirst())
+                return spelledRelativeToCurrentDirectory(directory)
             }
         }
     }

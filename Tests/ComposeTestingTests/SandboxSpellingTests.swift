@@ -1,5 +1,6 @@
 import Compose
 import ComposePersistence
+import ComposeTestSupport
 import ComposeTesting
 import Foundation
 import Testing
@@ -28,8 +29,7 @@ import Testing
                 try FileManager.default.createSymbolicLink(at: link, withDestinationURL: directory)
                 return link
             case .relative:
-                let depth = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).pathComponents.count - 1
-                return URL(fileURLWithPath: String(repeating: "../", count: depth) + directory.path.dropFirst())
+                return spelledRelativeToCurrentDirectory(directory)
             }
         }
     }

@@ -19,6 +19,8 @@ package final class ScopedDirectory: @unchecked Sendable {  // `machine` is unde
     package let url: URL
     /// Who owns the directory, in errors: `the sandbox "name"`.
     package let owner: String
+    /// The components of ``url``'s canonical path: the same before the directory exists as after.
+    private let canonicalComponents: [String]
     private let condition = ConditionLock()
     private var machine = ScopedDirectoryStateMachine()
 
@@ -34,6 +36,7 @@ package final class ScopedDirectory: @unchecked Sendable {  // `machine` is unde
     package init(url: URL, owner: String) {
         self.url = url
         self.owner = owner
+        self.canonicalComponents = CanonicalPath.components(of: url)
         Self.live.withLock { live in
             live.removeAll { $0.object == nil }
             live.append(WeakBox(self))
@@ -43,7 +46,9 @@ package final class ScopedDirectory: @unchecked Sendable {  // `machine` is unde
     /// The innermost live scope whose directory is `directory` or contains it, if any.
     package static func containing(_ directory: URL) -> ScopedDirectory? {
         let scopes = live.withLock { live in live.compactMap(\.object) }
-        return scopes.filter { $0.contains(directory) }.max { $0.url.pathComponents.count < $1.url.pathComponents.count }
+        let components = CanonicalPath.components(of: directory)
+        return scopes.filter { components.starts(with: $0.canonicalComponents) }
+            .max { $0.canonicalComponents.count < $1.canonicalComponents.count }
     }
 
     /// Runs `body` in the scope: storages made there save to ``url`` and keep the scope.
@@ -68,11 +73,6 @@ package final class ScopedDirectory: @unchecked Sendable {  // `machine` is unde
     /// Where the scope is: open, closing or closed (for tests).
     var state: ScopedDirectoryStateMachine.State {
         condition.withLock { machine.state }
-    }
-
-    /// Whether `directory` is ``url`` or inside it.
-    func contains(_ directory: URL) -> Bool {
-        CanonicalPath.components(of: directory).starts(with: CanonicalPath.components(of: url))
     }
 
     /// Runs `write` unless the scope has ended; ``close()`` waits for it.

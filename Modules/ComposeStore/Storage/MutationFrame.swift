@@ -47,6 +47,10 @@ package struct MutationFrame {
     /// Runs a nested `mutate`'s `body` on the outer body's working copy, `state`: its changes
     /// join the outer run, and if it throws they are undone, so a throwing body changes nothing,
     /// nested too.
+    ///
+    /// - Complexity: A copy of the state, kept to undo with; it shares the working copy's
+    ///   buffers, so the body's first write to an array or dictionary of the state copies that
+    ///   buffer.
     @inlinable
     package static func joining<State, Result>(
         _ state: UnsafeMutableRawPointer,
