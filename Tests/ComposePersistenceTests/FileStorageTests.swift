@@ -24,6 +24,31 @@ import Darwin
         #expect(status.st_mode & 0o777 == 0o700)
     }
 
+    /// A save's bytes reach the disk before the rename publishes them, and the rename reaches it
+    /// after: the calls a save makes, in order, as `FileSystemTrace` records them (a killed process
+    /// cannot show a missing flush; a power loss would).
+    @Test func aSaveIsFlushedBeforeItIsRenamedAndTheDirectoryAfter() throws {
+        let directory = TemporaryDirectory()
+        let storage = FilePersistentStorage(key: "durable", directory: directory.url)
+        try storage.write(Data("{}".utf8))  // the directory exists: the second save is traced alone
+        let trace = FileSystemTrace()
+        try FileSystemTrace.$current.withValue(trace) {
+            try storage.write(Data(#"{"a":1}"#.utf8))
+        }
+        guard case .create(let temporary)? = trace.calls.first else {
+            Issue.record("no temporary file created: \(trace.calls)")
+            return
+        }
+        let path = storage.fileURL.path
+        #expect((temporary as NSString).deletingLastPathComponent == (path as NSString).deletingLastPathComponent)
+        #expect(
+            trace.calls == [
+                .create(temporary), .write(temporary), .synchronize(temporary), .close(temporary),
+                .rename(from: temporary, to: path), .synchronize((path as NSString).deletingLastPathComponent),
+            ])
+        #expect(try storage.read() == Data(#"{"a":1}"#.utf8))
+    }
+
     @Test func readingAMissingFileFindsNothing() throws {
         let directory = TemporaryDirectory()
         let storage = FilePersistentStorage(key: "missing", directory: directory.url)

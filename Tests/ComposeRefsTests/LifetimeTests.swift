@@ -20,6 +20,24 @@ import Testing
         #expect(RefRegistry<Card>.liveEntry(for: card.id) == nil)
     }
 
+    /// The last holder of an entity lets go while another thread makes a new entity with the same
+    /// id (the old one can no longer be retained, so the lookup does not find it): the old
+    /// entity's deinit then runs after the new one took its slot. Here that order is made
+    /// directly, with an entity that never had the slot going away while a held one has it: the
+    /// held one stays found, and a new holder of its id joins it rather than making a second one.
+    @Test func anOlderEntityGoingAwayAfterANewOneTookItsIDLeavesTheNewOneFound() {
+        let card = Card.fresh("taken over")
+        let held = Referred(card)
+        do {
+            _ = RefEntry(value: card, registry: RefRegistry<Card>.shared)  // deinit: remove(ifStill:)
+        }
+        #expect(RefRegistry<Card>.liveEntry(for: card.id) === held.entry)
+        let joined = Referred(card)
+        #expect(joined.entry === held.entry)
+        joined.value.title = "written through the second holder"
+        #expect(held.value.title == "written through the second holder")
+    }
+
     @Test func storesAndEntitiesDoNotKeepEachOtherAlive() {
         weak var weakStorage: StoreStorage<CardState>?
         let referred = Referred(Card.fresh())

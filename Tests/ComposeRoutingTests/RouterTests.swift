@@ -70,6 +70,30 @@ import Testing
         let page = Page()
     }
 
+    /// Setting the navigation path only ever shortens it: a path that is not a prefix of the
+    /// current one is refused and changes nothing, whether it is shorter, as long or longer.
+    @Test func aNavigationPathIsOnlyEverShortened() throws {
+        let router = Router(start: \Owner.home)
+        router.push(\Owner.detail)
+        router.push(\Owner.settings)
+        let path = router.navigationPath
+        let (detail, settings) = (path[0], path[1])
+        let errors = Recorder<RoutingError.Kind>()
+        router.errors += { errors.record($0.kind) }
+        _ = diagnostics {
+            for refused in [[settings], [settings, detail], [detail, settings, settings], [settings, settings]] {
+                #expect(throws: RoutingError.self, "\(refused)") { try router.setNavigationPath(refused) }
+                #expect(router.navigationPath == [detail, settings])
+            }
+        }
+        #expect(errors.values == Array(repeating: .notRoutable, count: 4))
+        try router.setNavigationPath([detail, settings])  // the same path: nothing to do
+        try router.setNavigationPath([detail])
+        #expect(router.paths == [\Owner.home, \Owner.detail])
+        try router.setNavigationPath([])
+        #expect(router.paths == [\Owner.home])
+    }
+
     @Test func emittersSendAfterTheStackChanged() {
         let router = Router(start: \Owner.home)
         let seen = Recorder<String>()

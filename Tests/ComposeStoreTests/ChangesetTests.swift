@@ -98,6 +98,21 @@ import Testing
         #expect(growing.applied(to: old) == grown)
     }
 
+    @Test func anIDThatRepeatsOnlyInTheNewArrayIsInsertedAgain() {
+        // The old array's ids are unique (the matching's common case); the new one repeats one.
+        let old = [Row(id: 1)]
+        let doubled = Changeset(from: old, to: [Row(id: 1), Row(id: 1)])
+        #expect(doubled.insertions.map(\.index) == [1])
+        #expect(doubled.applied(to: old) == [Row(id: 1), Row(id: 1)])
+
+        let rows = Row.rows(4)
+        let repeated = [rows[0], rows[1], rows[3], rows[1], rows[2], rows[3]]
+        let changeset = Changeset(from: rows, to: repeated)
+        #expect(changeset.insertions.count == 2)
+        #expect(changeset.removals.isEmpty)
+        #expect(changeset.applied(to: rows) == repeated)
+    }
+
     @Test func applyingToTheWrongArrayIsAClearError() async {
         await #expect(processExitsWith: .failure) {
             _ = Changeset(from: Row.rows(3), to: Row.rows(2)).applied(to: Row.rows(5))
@@ -114,7 +129,12 @@ import Testing
             let size = Int.random(in: 0...40, using: &generator)
             // Few distinct ids now and then, so duplicates are common.
             let idRange = Bool.random(using: &generator) ? size + 1 : max(1, size / 4)
-            let old = (0..<size).map { _ in Row(id: Int.random(in: 0..<idRange, using: &generator)) }
+            let old: [Row]
+            if Bool.random(using: &generator) {
+                old = (0..<size).map { _ in Row(id: Int.random(in: 0..<idRange, using: &generator)) }
+            } else {
+                old = Row.rows(size)  // Unique ids: the matching's common case.
+            }
             let edits = Int.random(in: 0...12, using: &generator)
             let new = RandomEdits.apply(edits, to: old, nextID: &nextID, using: &generator)
             let changeset = Changeset(from: old, to: new)

@@ -80,6 +80,26 @@ import Testing
         #expect(store.profile == .loading(previous: nil))
     }
 
+    /// The operation does not look at cancellation and succeeds after `cancel()`: its success is
+    /// dropped, and so is a failure.
+    @Test func aCancelledRunWhoseOperationIgnoresCancellationDropsItsLateResult() async {
+        let store = Store<State>(wrappedValue: State(profile: .success("before")))
+        let gate = Gate()  // a continuation: it does not end when the task is cancelled
+        let succeeding = store.execute(\.profile) { try await gate.wait() }
+        await eventually { gate.waiting == 1 }
+        succeeding.cancel()
+        gate.finish(.success("late"))
+        await succeeding.value
+        #expect(store.profile == .loading(previous: "before"))
+
+        let failing = store.execute(\.profile) { try await gate.wait() }
+        await eventually { gate.waiting == 1 }
+        failing.cancel()
+        gate.finish(.failure(Offline()))
+        await failing.value
+        #expect(store.profile == .loading(previous: "before"))
+    }
+
     /// The result's commit is under way (its body ran, and the commit waits for another
     /// thread's irrevocable `mutate`) when the task is cancelled: once `cancel()` has returned,
     /// the result does not land, and `cancel()` does not wait for that `mutate`.

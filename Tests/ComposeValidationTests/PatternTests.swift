@@ -134,7 +134,7 @@ import Testing
     ])
     func bytePathAgreesWithCharacterPath(source: String) throws {
         let pattern = try Pattern(source)
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: source.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) })  // reproducible per pattern
         // With CR and LF, which also come out as CR LF; VT and FF; and "K", equivalent to the Kelvin sign.
         let alphabet: [Character] = ["a", "b", "c", "x", " ", "1", "9", ".", "\n", "\t", "\r", "\u{0B}", "\u{0C}", "K"]
         for _ in 0..<2_000 {
@@ -143,6 +143,19 @@ import Testing
             #expect(
                 pattern.matches(input) == pattern.program.wholeMatchByCharacter(input), "\(source) on \(input.debugDescription)")
         }
+    }
+
+    /// `.` matches no line break, as in `Regex`: each one, on the byte path (ASCII) and the
+    /// character path alike.
+    @Test(arguments: ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"])
+    func aDotMatchesNoLineBreak(lineBreak: String) throws {
+        let input = "a\(lineBreak)b"
+        let regexMatches = try Regex("a.b").wholeMatch(in: input) != nil
+        #expect(!regexMatches)
+        let pattern = try Pattern("a.b")
+        #expect(pattern.matches(input) == regexMatches)
+        #expect(pattern.program.wholeMatchByCharacter(input) == regexMatches)
+        #expect(try Pattern("a[^x]b").matches(input) == (try Regex("a[^x]b").wholeMatch(in: input) != nil))
     }
 
     @Test func carriageReturnsTakeTheCharacterPath() throws {

@@ -1,3 +1,4 @@
+import ComposeTestSupport
 import ComposeValidation
 import Testing
 
@@ -20,6 +21,30 @@ import Testing
     ])
     func lengthBounds(value: String, range: ClosedRange<Int>, valid: Bool) {
         #expect(Rule.length(range).isSatisfied(by: value) == valid)
+    }
+
+    /// Every range, bounded or not, against strings whose characters take 1 to 25 UTF-8 bytes:
+    /// the rule's answer is always `range.contains(value.count)`, whatever its byte-count
+    /// shortcuts decide on the way.
+    @Test func lengthAgreesWithTheCharacterCountForEveryRange() {
+        let alphabet = ["a", "é", "e\u{301}", "👍", "👨‍👩‍👧‍👦", "🇫🇷", "\r\n", "中"]
+        var generator = SplitMix64(seed: 11)
+        for _ in 0..<400 {
+            let value = (0..<Int.random(in: 0...6, using: &generator))
+                .map { _ in alphabet.randomElement(using: &generator)! }
+                .joined()
+            for lower in 0...7 {
+                for upper in [lower, lower + 1, lower + 3, 30, Int.max] {
+                    let range = lower...upper
+                    #expect(
+                        Rule.length(range).isSatisfied(by: value) == range.contains(value.count),
+                        "\(range) on \(value.unicodeScalars.map { String($0.value, radix: 16) })")
+                    #expect(Rule<String>.length(lower...).isSatisfied(by: value) == (value.count >= lower))
+                }
+            }
+        }
+        #expect(!Rule<String>.length(6...).isSatisfied(by: "👍👍"))  // 8 bytes, 2 characters
+        #expect(!Rule.length(2...5).isSatisfied(by: "é"))  // 2 bytes, 1 character
     }
 
     @Test func partialLengthRanges() {

@@ -37,12 +37,16 @@ public struct Row: Identifiable, Equatable, Hashable, Sendable, Codable {
 
 /// The kinds of edit ``RandomEdits`` makes.
 public enum Edit: CaseIterable, Sendable {
-    case insert, remove, move, update
+    /// An insert of a row with a fresh id.
+    case insert
+    case remove, move, update
+    /// An insert of a copy of an existing row, so its id repeats (also when it was unique before).
+    case duplicate
 }
 
 public enum RandomEdits {
-    /// `rows` after `count` random edits, each an insert (of a fresh id), a removal, a move or an
-    /// update, chosen among `kinds`. Fresh ids start at `nextID`, which is advanced.
+    /// `rows` after `count` random edits, each an insert (of a fresh id), a removal, a move, an
+    /// update or a duplicate, chosen among `kinds`. Fresh ids start at `nextID`, which is advanced.
     public static func apply(
         _ count: Int,
         to rows: [Row],
@@ -63,7 +67,10 @@ public enum RandomEdits {
                 rows.insert(row, at: Int.random(in: 0...rows.count, using: &generator))
             case .update where !rows.isEmpty:
                 rows[Int.random(in: rows.indices, using: &generator)].value += 1
-            case .remove, .move, .update:
+            case .duplicate where !rows.isEmpty:
+                let row = rows[Int.random(in: rows.indices, using: &generator)]
+                rows.insert(row, at: Int.random(in: 0...rows.count, using: &generator))
+            case .remove, .move, .update, .duplicate:
                 break
             }
         }

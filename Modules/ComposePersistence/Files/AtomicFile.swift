@@ -35,20 +35,25 @@ enum AtomicFile {
         let temporary = "\(directory)/\(temporaryPrefix)\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure(path, "cannot create \(temporary)") }
+        FileSystemTrace.record(.create(temporary))
         var done = false
         defer { if !done { unlink(temporary) } }
         do throws(PersistenceError) {
-            try writeAll(data, to: descriptor, path: path)
-            try synchronize(descriptor, path: path)
+            try writeAll(data, to: descriptor, file: temporary, for: path)
+            // Flushed before the rename publishes it: after a power loss, the new name never
+            // holds bytes that did not reach the disk.
+            try synchronize(descriptor, file: temporary, for: path)
         } catch {
             close(descriptor)
             throw error
         }
         guard close(descriptor) == 0 else { throw failure(path, "cannot close \(temporary)") }
+        FileSystemTrace.record(.close(temporary))
         guard rename(temporary, path) == 0 else { throw failure(path, "cannot rename \(temporary) over it") }
+        FileSystemTrace.record(.rename(from: temporary, to: path))
         done = true
         // The rename is durable only once the directory is.
-        try synchronize(lock.descriptor, path: directory)
+        try synchronize(lock.descriptor, file: directory, for: directory)
     }
 
     /// The contents of `path`, or `nil` if it does not exist.
@@ -189,7 +194,8 @@ enum AtomicFile {
         }
     }
 
-    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(PersistenceError) {
+    /// Writes all of `data` to `file`, open as `descriptor`; `path` names the save in errors.
+    private static func writeAll(_ data: Data, to descriptor: Int32, file: String, for path: String) throws(PersistenceError) {
         let failure: Int32? = data.withUnsafeBytes { buffer -> Int32? in
             var offset = 0
             while offset < buffer.count {
@@ -203,12 +209,18 @@ enum AtomicFile {
             return nil
         }
         if let failure { throw PersistenceError.unwritable(location: path, reason: "write failed: \(describe(failure))") }
+        FileSystemTrace.record(.write(file))
     }
 
-    private static func synchronize(_ descriptor: Int32, path: String) throws(PersistenceError) {
+    /// Flushes `file` (a file or directory), open as `descriptor`, to disk; `path` names the save
+    /// in errors.
+    private static func synchronize(_ descriptor: Int32, file: String, for path: String) throws(PersistenceError) {
         #if canImport(Darwin)
         // fsync on Apple platforms does not reach the disk's platters; F_FULLFSYNC does.
-        if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+        if fcntl(descriptor, F_FULLFSYNC) == 0 {
+            FileSystemTrace.record(.synchronize(file))
+            return
+        }
         #endif
         while fsync(descriptor) != 0 {
             if errno == EINTR { continue }
@@ -216,6 +228,7 @@ enum AtomicFile {
             if errno == EINVAL || errno == EBADF { return }
             throw failure(path, "fsync failed")
         }
+        FileSystemTrace.record(.synchronize(file))
     }
 
     private static func failure(_ path: String, _ what: String) -> PersistenceError {
