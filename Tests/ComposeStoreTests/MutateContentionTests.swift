@@ -52,6 +52,38 @@ import Testing
         #expect(runs.value <= 3 * 5)
     }
 
+    /// Every run of the body is overlapped by a write of another thread, made to: the body starts
+    /// the write and waits for it. The first `optimisticRuns` runs lose to it; the next is
+    /// irrevocable, the write waits for it to commit (the body gives up waiting after 50 ms), and
+    /// it commits. A body stops starting writes after 100 runs, so a livelock fails the count,
+    /// not the time limit.
+    @Test(.timeLimit(.minutes(5)))
+    func anIrrevocableRunKeepsOtherWritersOutUntilItCommits() async {
+        let store = Store<Counters>()
+        let runs = LockedBox(0)
+        let writers = DispatchGroup()
+        await onThreads(1) { _ in
+            store.mutate { state in
+                runs.mutate { $0 += 1 }
+                guard runs.value <= 100 else { return state.slow += 1 }
+                let written = DispatchSemaphore(value: 0)
+                writers.enter()
+                startThread {
+                    store.busy += 1
+                    written.signal()
+                    writers.leave()
+                }
+                let irrevocable = runs.value > CommitGate.optimisticRuns
+                _ = written.wait(timeout: .now() + (irrevocable ? .milliseconds(50) : .seconds(20)))
+                state.slow += 1
+            }
+            writers.wait()
+        }
+        #expect(runs.value == CommitGate.optimisticRuns + 1)
+        #expect(store.slow == 1)
+        #expect(store.busy == runs.value)  // every writer got in, after the commit
+    }
+
     /// While an irrevocable body runs, other threads still read the store: the body holds no
     /// lock a reader needs. (The body waits until another thread has read; with the store's lock
     /// held it would wait forever.)

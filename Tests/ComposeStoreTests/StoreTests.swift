@@ -1,5 +1,6 @@
 import ComposeEmitters
 import ComposeTestSupport
+import Dispatch
 import Testing
 
 @testable import ComposeStore
@@ -150,6 +151,32 @@ struct Profile: AnyState {
             }
         }
         #expect(store.age == 4_000)
+    }
+
+    /// Writes of other threads that commit while a body runs, made to: the body's first run waits
+    /// for them. The run is then stale and runs again on their values: neither the other field nor
+    /// the increment is lost.
+    @Test func writesCommittedWhileTheBodyRunsAreNotLost() async {
+        let store = Store<Profile>()
+        let runs = LockedBox(0)
+        await onThreads(1) { _ in
+            store.mutate { state in
+                runs.mutate { $0 += 1 }
+                if runs.value == 1 {
+                    let written = DispatchSemaphore(value: 0)
+                    startThread {
+                        store.mutate { $0.age += 10 }
+                        store.firstName = "written meanwhile"
+                        written.signal()
+                    }
+                    written.wait()
+                }
+                state.age += 1
+            }
+        }
+        #expect(runs.value == 2)
+        #expect(store.age == 11)
+        #expect(store.firstName == "written meanwhile")
     }
 
     @Test func concurrentKeyedWritesToDifferentPropertiesLoseNothing() async {

@@ -240,6 +240,14 @@ enum ServiceCreation {
         return service
     }
 
+    /// How many threads wait for a service of type `type` that another thread is creating: what a
+    /// test reads to know that a read overlaps a creation.
+    static func waitingThreadCount<S: Service>(for type: S.Type) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.waiting.values.count { $0.service == ObjectIdentifier(type) }
+    }
+
     /// The cycle that waiting for `key`, created by `creator`, would close, as names; `nil` if
     /// waiting is safe. Under the condition lock.
     private static func cycle(wanting key: Key, name: String, creator: Creation, me: UInt) -> String? {

@@ -1,8 +1,9 @@
-import Compose
 import ComposeTestSupport
 import Dispatch
 import Foundation
 import Testing
+
+@testable import Compose
 
 /// The README's `UserService`, with a counter to see creation happen once.
 struct UserService: Service {
@@ -33,11 +34,15 @@ extension Services {
     }
 }
 
-struct SlowService: Service {
+/// A service whose `init` waits until its test opens ``gate``.
+struct GatedService: Service {
     static let creations = Recorder<Int>()
+    static let gate = LockedBox(false)
+    let identity = UUID()
+
     init() {
         Self.creations.record(1)
-        for _ in 0..<10_000 { _ = Int.random(in: 0...1) }  // take a moment: others must wait
+        while !Self.gate.value { usleep(100) }
     }
 }
 
@@ -110,16 +115,34 @@ struct CycleB: Service {
         #expect(sessions.values == ["replacement"])
     }
 
-    @Test func aServiceIsCreatedOnceEvenFromManyThreads() {
-        Services.withOverrides({ _ in }) {
-            let before = SlowService.creations.count
-            let scope = Services.current
-            DispatchQueue.concurrentPerform(iterations: 8) { _ in
-                _ = scope[SlowService.self]
+    /// Reads that overlap a creation, made to: one thread's read creates the service, whose `init`
+    /// waits until two more threads' reads wait for it (or, were creation not once, have started
+    /// creations of their own). All three get the one service, created once.
+    @Test(.timeLimit(.minutes(5)))
+    func aServiceIsCreatedOnceEvenFromManyThreads() async {
+        let scope = Services.withOverrides({ _ in }) { Services.current }
+        let identities = Recorder<UUID>()
+        await onThreads(1) { _ in
+            let group = DispatchGroup()
+            for reader in 0..<3 {
+                if reader == 1 {
+                    while GatedService.creations.count == 0 { usleep(100) }  // the first creation began
+                }
+                group.enter()
+                startThread {
+                    identities.record(scope[GatedService.self].identity)
+                    group.leave()
+                }
             }
-            _ = Services.current[SlowService.self]
-            #expect(SlowService.creations.count == before + 1)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ServiceCreation.waitingThreadCount(for: GatedService.self) < 2, GatedService.creations.count < 2, ContinuousClock.now < deadline {
+                usleep(100)
+            }
+            GatedService.gate.mutate { $0 = true }
+            group.wait()
         }
+        #expect(GatedService.creations.count == 1)
+        #expect(identities.count == 3 && Set(identities.values).count == 1)
     }
 
     @Test func servicesCreatedInAScopeStayInIt() {
