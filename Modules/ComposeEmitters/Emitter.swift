@@ -74,11 +74,10 @@ extension Emitter {
         subscribe(IsolatedHandler.subscriber(handler))
     }
 
-    /// Registers `subscriber` and adds its subscription to the current scope.
+    /// Registers `subscriber` and adds its subscription to the current scope (in a scope that has
+    /// ended, registers nothing).
     @inlinable
     package func subscribe(_ subscriber: IsolatedSubscriber<Value>) -> EmitterSubscription {
-        let subscription = subscriber.subscription(for: register(subscriber.handler))
-        ObservationScope.current?.adopt(subscription)
-        return subscription
+        ObservationScope.joiningCurrent { subscriber.subscription(for: register(subscriber.handler)) }
     }
 }

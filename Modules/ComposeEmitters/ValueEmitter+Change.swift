@@ -24,16 +24,16 @@ extension ValueEmitter {
         let subscriber = IsolatedHandler.subscriber(AssumedIsolation<(Value, Value?)>.pair(handler))
         let deliver = subscriber.handler
         let previous = HandlerState<Value?>(nil)
-        let subscription = emitter.core.register(
-            { value in
-                let old = previous.value
-                previous.value = value
-                deliver((value, old))
-            },
-            whileRegistering: { current in previous.value = current }
-        )
-        let handed = subscriber.subscription(for: subscription)
-        ObservationScope.current?.adopt(handed)
-        return handed
+        return ObservationScope.joiningCurrent {
+            let registration = emitter.core.register(
+                { value in
+                    let old = previous.value
+                    previous.value = value
+                    deliver((value, old))
+                },
+                whileRegistering: { current in previous.value = current }
+            )
+            return subscriber.subscription(for: registration)
+        }
     }
 }

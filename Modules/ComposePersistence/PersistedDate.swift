@@ -46,10 +46,15 @@ enum PersistedDate {
     /// Seconds from 1970 to the reference date (2001-01-01T00:00:00Z).
     static let referenceDateOffset = 978_307_200
 
-    /// ISO 8601 text for `date`, or `nil` if the format cannot hold it (years outside 1...9999).
+    /// ISO 8601 text for `date`, or `nil` if the format cannot hold it exactly (years outside
+    /// 1...9999, or a date less than half a second before the reference date: see below).
     ///
     /// `date(from:)` gives back exactly `date`: the whole seconds are an integer, and the fraction
-    /// is `seconds - whole` (exact) printed with the shortest digits that parse back to it.
+    /// is `seconds - whole` printed with the shortest digits that parse back to it. That
+    /// subtraction, and adding the two back, are exact when `whole` is within a factor of two of
+    /// `seconds`, which holds for every date but those in the half second before the reference
+    /// date (`seconds` in (-0.5, 0), `whole` -1): there the text would not round-trip, and the
+    /// number of seconds is written instead.
     static func text(for date: Date) -> String? {
         let seconds = date.timeIntervalSinceReferenceDate
         guard seconds.isFinite, abs(seconds) < 1e12 else { return nil }
@@ -61,6 +66,7 @@ enum PersistedDate {
         var text = padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
         text += "T" + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
         let fraction = seconds - whole
+        guard fraction < 1, whole + fraction == seconds else { return nil }
         return text + (fraction == 0 ? "" : fractionDigits(fraction)) + "Z"
     }
 

@@ -58,7 +58,7 @@ public final class Persistence<State: AnyState & Codable>: StoreExtension {
                 try Self.save(state, to: storage)
             }
         }
-        let saver = autosave.makeSaver(storage.identity, save, { errors.send($0) })
+        let saver = autosave.makeSaver({ storage.identity }, save, { errors.send($0) })
         autosaver = saver
         changes = store.changed.register { [weak saver] _ in saver?.changed() }
     }
@@ -115,9 +115,20 @@ public final class Persistence<State: AnyState & Codable>: StoreExtension {
     ///
     /// A save already being written when `purge()` is called finishes first, and is then removed,
     /// as are the saves of this storage pending in the process (another store's, one released
-    /// without `flush()` included), waited for as ``restore()`` waits for them.
+    /// without `flush()` included), waited for as ``restore()`` waits for them. The changes that
+    /// the live stores of this storage have gathered in their autosave windows are dropped: they
+    /// were made before the purge. A change made after it is saved as usual.
+    ///
+    /// - Complexity: Waits for the autosave queue of each live store of this storage in the
+    ///   process.
     public func purge() throws(PersistenceError) {
-        PendingSaves.waitForSaves(of: storage.identity)
+        let identity = storage.identity
+        if let identity {
+            for other in AutosaveRegistry.live(savingTo: identity, excluding: autosaver) {
+                try? other.purge {}  // drops its window; deletes nothing
+            }
+        }
+        PendingSaves.waitForSaves(of: identity)
         guard let autosaver else {
             try storage.delete()
             return

@@ -38,10 +38,11 @@ extension Store {
         // Benchmark: "store 1,000 fields K=..., keypath write" (`Store/1,000 fields`).
         let storage = self.storage
         let subscriber = IsolatedHandler.subscriber(handler)
-        let observer = storage.addObserver { id, state in
-            KeyPathObserver<State, Value>(id: id, keyPath: keyPath, in: state, handler: subscriber.handler)
+        return subscription(for: subscriber) {
+            storage.addObserver { id, state in
+                KeyPathObserver<State, Value>(id: id, keyPath: keyPath, in: state, handler: subscriber.handler)
+            }
         }
-        return subscription(removing: observer, for: subscriber)
     }
 
     /// Calls `handler` each time one of the values at several key paths changes; see
@@ -55,57 +56,52 @@ extension Store {
         let storage = self.storage
         let subscriber = IsolatedHandler.subscriber(AssumedIsolation<(repeat each Value)>.pack(handler))
         let deliver = subscriber.handler
-        let observer = storage.addObserver { id, state in
-            let values = (repeat ObservedValue<State, each Value>(each keyPath, in: state, isEqual: ==))
-            var words: [Range<Int>]? = []
-            for value in repeat each values {
-                if let range = value.words {
-                    words?.append(range)
-                } else {
-                    words = nil
-                }
-            }
-            return ClosureStateObserver(
-                id: id,
-                words: ObservedWords(words),
-                captureFromStorage: { base in
-                    for value in repeat each values { value.capture(fromStorage: base) }
-                },
-                captureFromState: { state in
-                    for value in repeat each values { value.capture(from: state) }
-                },
-                fire: {
-                    var changed = false
-                    for value in repeat each values {
-                        if value.commit() { changed = true }
+        return subscription(for: subscriber) {
+            storage.addObserver { id, state in
+                let values = (repeat ObservedValue<State, each Value>(each keyPath, in: state, isEqual: ==))
+                var words: [Range<Int>]? = []
+                for value in repeat each values {
+                    if let range = value.words {
+                        words?.append(range)
+                    } else {
+                        words = nil
                     }
-                    if changed { deliver((repeat (each values).lastValue())) }
                 }
-            )
+                return ClosureStateObserver(
+                    id: id,
+                    words: ObservedWords(words),
+                    captureFromStorage: { base in
+                        for value in repeat each values { value.capture(fromStorage: base) }
+                    },
+                    captureFromState: { state in
+                        for value in repeat each values { value.capture(from: state) }
+                    },
+                    fire: {
+                        var changed = false
+                        for value in repeat each values {
+                            if value.commit() { changed = true }
+                        }
+                        if changed { deliver((repeat (each values).lastValue())) }
+                    }
+                )
+            }
         }
-        return subscription(removing: observer, for: subscriber)
     }
 
-    /// The subscription that removes `observer`; it joins the current ``/ComposeEmitters/ObservationScope``.
-    @inlinable
-    func subscription(removing observer: StateObserver<State>) -> EmitterSubscription {
-        RegistrationAudit.check(storage)
-        let subscription = RemovingSubscription(owner: storage, registration: observer)
-        ObservationScope.current?.adopt(subscription)
-        return subscription
-    }
-
-    /// ``subscription(removing:)`` for `subscriber`'s handler: one that stops its relay first, for
-    /// a handler isolated to an actor (see `IsolatedSubscriber`).
+    /// The subscription of the observer that `addObserver` adds, for `subscriber`'s handler (one
+    /// that stops its relay first, for a handler isolated to an actor, see `IsolatedSubscriber`).
+    /// It joins the current ``/ComposeEmitters/ObservationScope``; in a scope that has ended,
+    /// nothing is added.
     @inlinable
     func subscription<Value>(
-        removing observer: StateObserver<State>,
-        for subscriber: IsolatedSubscriber<Value>
+        for subscriber: IsolatedSubscriber<Value>,
+        adding addObserver: () -> StateObserver<State>
     ) -> EmitterSubscription {
         RegistrationAudit.check(storage)
-        let subscription = subscriber.subscription(for: RemovingSubscription(owner: storage, registration: observer))
-        ObservationScope.current?.adopt(subscription)
-        return subscription
+        let storage = self.storage
+        return ObservationScope.joiningCurrent {
+            subscriber.subscription(for: RemovingSubscription(owner: storage, registration: addObserver()))
+        }
     }
 
     /// Calls `onSuccess` when the `Async` value at `keyPath` becomes a new success, and
@@ -150,9 +146,10 @@ extension Store {
         _ keyPath: any KeyPath<State, Value> & Sendable,
         subscriber: IsolatedSubscriber<Value>
     ) -> EmitterSubscription {
-        let observer = storage.addObserver { id, state in
-            KeyPathObserver<State, Value>(id: id, keyPath: keyPath, in: state, handler: subscriber.handler)
+        return subscription(for: subscriber) {
+            storage.addObserver { id, state in
+                KeyPathObserver<State, Value>(id: id, keyPath: keyPath, in: state, handler: subscriber.handler)
+            }
         }
-        return subscription(removing: observer, for: subscriber)
     }
 }

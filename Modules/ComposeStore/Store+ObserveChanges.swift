@@ -31,19 +31,20 @@ extension Store {
         let storage = self.storage
         let subscriber = IsolatedHandler.subscriber(handler)
         let deliver = subscriber.handler
-        let observer = storage.addObserver { id, state in
-            let value = ObservedValue<State, [Element]>(keyPath, in: state, isEqual: ==)
-            return ClosureStateObserver(
-                id: id,
-                words: ObservedWords(value.words),
-                captureFromStorage: { value.capture(fromStorage: $0) },
-                captureFromState: { value.capture(from: $0) },
-                fire: {
-                    let old = value.lastValue()
-                    if value.commit() { deliver(Changeset(from: old, to: value.lastValue())) }
-                }
-            )
+        return subscription(for: subscriber) {
+            storage.addObserver { id, state in
+                let value = ObservedValue<State, [Element]>(keyPath, in: state, isEqual: ==)
+                return ClosureStateObserver(
+                    id: id,
+                    words: ObservedWords(value.words),
+                    captureFromStorage: { value.capture(fromStorage: $0) },
+                    captureFromState: { value.capture(from: $0) },
+                    fire: {
+                        let old = value.lastValue()
+                        if value.commit() { deliver(Changeset(from: old, to: value.lastValue())) }
+                    }
+                )
+            }
         }
-        return subscription(removing: observer, for: subscriber)
     }
 }

@@ -110,33 +110,3 @@ import Testing
         return url
     }
 }
-
-/// `purge()` removes the saves of its storage pending in the process too: a store released with
-/// its last save pending, then a new store of the same storage purges; once that save has gone,
-/// the data stays gone.
-@Suite struct PurgePendingSaveTests {
-    struct Settings: Codable, AnyState, Equatable {
-        var theme = 0
-    }
-
-    @Test func aPurgeRemovesTheLastSaveOfAStoreReleasedJustBefore() async throws {
-        let storage = TestPersistentStorage()
-        do {
-            let app = Store<Settings>(storage: storage, autosave: .coalescing(window: .seconds(60), clock: TestClock()))
-            app.state.theme = 1
-            try await app.persistence.flush()
-            storage.holdWrites()
-            app.state.theme = 2  // pending when the store goes
-        }
-        let next = Store<Settings>(storage: storage, autosave: .coalescing(window: .seconds(60), clock: TestClock()))
-        let purged = Recorder<Bool>()
-        startThread { purged.record((try? next.persistence.purge()) != nil) }
-        await eventually { purged.count == 1 || PendingSaves.waitingRestores(of: storage.identity) == 1 }
-        #expect(purged.count == 0, "the purge did not wait for the pending save")
-        storage.releaseWrites()
-        #expect(await purged.wait(forCount: 1))
-        #expect(purged.values == [true])
-        try await next.persistence.flush()
-        #expect(storage.data == nil, "the purged data came back")
-    }
-}

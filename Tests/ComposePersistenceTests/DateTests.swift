@@ -1,4 +1,5 @@
 import ComposeStore
+import ComposeTestSupport
 import Foundation
 import Testing
 
@@ -22,7 +23,24 @@ import Testing
         Date(timeIntervalSince1970: 1_700_000_000.987_654_321),
         Date.distantPast, Date.distantFuture,
         Date(timeIntervalSinceReferenceDate: 1e15),  // beyond year 9999: a number
+        // Just before the reference date: the fraction of -1 + 0.9 is not exact, a number.
+        Date(timeIntervalSinceReferenceDate: -0.1), Date(timeIntervalSinceReferenceDate: -0.3),
+        Date(timeIntervalSinceReferenceDate: -1e-9), Date(timeIntervalSinceReferenceDate: -1e-300),
+        Date(timeIntervalSinceReferenceDate: -0.5), Date(timeIntervalSinceReferenceDate: -0.999_999_9),
     ]
+
+    /// Dates in the second and a half either side of the reference date, 20,000 of them (seeded),
+    /// and ten just before it: each exact, as text where the text can hold it.
+    @Test func everyDateAroundTheReferenceDateComesBackExactly() throws {
+        var generator = SplitMix64(seed: 2001)
+        for index in 0..<20_000 {
+            let seconds = index < 10 ? -Double(index) * 1e-12 : Double.random(in: -1.5...1.5, using: &generator)
+            let date = Date(timeIntervalSinceReferenceDate: seconds)
+            let back = PersistedDate.text(for: date).flatMap(PersistedDate.date(from:)) ?? date
+            #expect(back == date, "\(seconds)")
+        }
+        #expect(PersistedDate.text(for: Date(timeIntervalSinceReferenceDate: -0.75)) == "2000-12-31T23:59:59.25Z")
+    }
 
     @Test(arguments: dates)
     func aDateComesBackExactly(date: Date) throws {

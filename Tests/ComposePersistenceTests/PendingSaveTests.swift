@@ -80,6 +80,37 @@ import Testing
         #expect(next.state.theme == 2)
     }
 
+    /// The released store's storage was made for a directory spelled through a link that did
+    /// not exist yet; the link is made (to the directory another store restores from) before its
+    /// saves. The identity each save is pending under is the directory's as it is then: the
+    /// restore waits for the last one.
+    @Test func aRestoreWaitsForASaveMadeThroughALinkCreatedAfterItsStore() async throws {
+        let base = TemporaryDirectory()
+        let target = base.url.appendingPathComponent("target", isDirectory: true)
+        let data = target.appendingPathComponent("data", isDirectory: true)
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let later = base.url.appendingPathComponent("later", isDirectory: true)
+        let lock = DirectoryLockHolder(data.path)
+        do {
+            let app = Store<Settings>(
+                storage: FilePersistentStorage(
+                    key: "settings", directory: later.appendingPathComponent("data", isDirectory: true)),
+                autosave: .coalescing(window: .seconds(60), clock: TestClock()))
+            try FileManager.default.createSymbolicLink(at: later, withDestinationURL: target)  // the data moved
+            app.state.theme = 1  // saved at once
+            try await app.persistence.flush()
+            lock.hold()
+            app.state.theme = 2  // pending when the store goes
+        }
+        let storage = FilePersistentStorage(key: "settings", directory: data)
+        let next = Store<Settings>(storage: storage)
+        let restore = await restoreOnAThread(next, waitingFor: storage.identity)
+        #expect(restore.waited)
+        lock.release()
+        #expect(await restore.result.wait(forCount: 1))
+        #expect(next.state.theme == 2)
+    }
+
     /// The released store's last save fails: the restore returns all the same, with the save
     /// before it, and the failure is reported on the released store's `errors`.
     @Test func aPendingSaveThatFailsEndsTheWaitAndIsReported() async throws {

@@ -50,4 +50,47 @@ import Testing
         #expect(throws: PersistenceError.self) { try storage.write(Data("{}".utf8)) }
         #expect(!FileManager.default.fileExists(atPath: directory.path))
     }
+
+    /// The storage is made for a spelling through a link that does not exist yet; the link (to
+    /// the directory that holds the sandbox's) is made before the first save.
+    @Test func aStorageSpelledThroughALinkMadeAfterItCannotWriteThereAfterTheEnd() throws {
+        let links = FileManager.default.temporaryDirectory.appendingPathComponent("compose-links-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: links, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: links) }
+        let (storage, directory) = try withComposeSandbox { sandbox in
+            try FileManager.default.createDirectory(at: sandbox.directory, withIntermediateDirectories: true)
+            let link = links.appendingPathComponent("parent")
+            let storage = FilePersistentStorage(
+                key: "late", directory: link.appendingPathComponent(sandbox.directory.lastPathComponent, isDirectory: true))
+            try FileManager.default.createSymbolicLink(
+                at: link, withDestinationURL: sandbox.directory.deletingLastPathComponent())
+            try storage.write(Data("{}".utf8))  // in the sandbox: written
+            return (storage, sandbox.directory)
+        }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+        #expect(throws: PersistenceError.self) { try storage.write(Data("{}".utf8)) }
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+
+    /// The storage's directory is spelled inside the sandbox's, through a link there that leads
+    /// outside: it belongs to the sandbox, and after the end its save neither writes nor
+    /// recreates the sandbox's directory on the way.
+    @Test func aStorageSpelledInsideTheSandboxThroughALinkLeadingOutBelongsToIt() throws {
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("compose-outside-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let (storage, directory) = try withComposeSandbox { sandbox in
+            try FileManager.default.createDirectory(at: sandbox.directory, withIntermediateDirectories: true)
+            let link = sandbox.directory.appendingPathComponent("shared")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
+            let storage = FilePersistentStorage(key: "late", directory: link.appendingPathComponent("sub", isDirectory: true))
+            try storage.write(Data("{}".utf8))  // through the link: written outside
+            return (storage, sandbox.directory)
+        }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+        #expect(throws: PersistenceError.self) { try storage.write(Data("{}".utf8)) }
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
 }

@@ -22,13 +22,16 @@ extension Emitter {
     ///   for example `.bufferingNewest(1)` for a latest-value stream.
     public func values(bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy) -> AsyncStream<Value> {
         AsyncStream(bufferingPolicy: bufferingPolicy) { continuation in
-            let registration = register { continuation.yield($0) }
-            let subscription = EmitterSubscription {
-                registration.cancel()
-                continuation.finish()
+            let subscription = ObservationScope.joiningCurrent {
+                let registration = register { continuation.yield($0) }
+                return EmitterSubscription {
+                    registration.cancel()
+                    continuation.finish()
+                }
             }
+            // Cancelled already: made in a scope that has ended, the stream has nothing to wait for.
+            if subscription.isCancelled { continuation.finish() }
             continuation.onTermination = { _ in subscription.cancel() }
-            ObservationScope.current?.adopt(subscription)
         }
     }
 }

@@ -31,7 +31,7 @@ final class TaskSource<Value: Sendable>: Sendable {
             // Creating a task runs nothing synchronously, so this is safe under the lock.
             let core = self.core
             let work = self.work
-            state.task = Task { await work(core) }
+            state.task = ObservationScope.outsideAnyScope { Task { await work(core) } }
         }
         return EmitterSubscription { [self] in
             registration.cancel()

@@ -20,13 +20,15 @@ package final class Alarm<C: Clock>: Sendable where C.Duration == Duration {
     /// Calls `fire` at `deadline`, unless the alarm is cancelled or rescheduled first.
     package func schedule(at deadline: C.Instant, _ fire: @escaping @Sendable () -> Void) {
         let clock = self.clock
-        let task = Task {
-            do {
-                try await clock.sleep(until: deadline, tolerance: nil)
-            } catch {
-                return
+        let task = ObservationScope.outsideAnyScope {
+            Task {
+                do {
+                    try await clock.sleep(until: deadline, tolerance: nil)
+                } catch {
+                    return
+                }
+                fire()
             }
-            fire()
         }
         let superseded: Task<Void, Never>? = state.withLock { state in
             if state.isCancelled { return task }

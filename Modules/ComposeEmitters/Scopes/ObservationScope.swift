@@ -20,7 +20,11 @@ import ComposeMachinery
 /// - Subscriptions made with `+=`, `~+=`, `!+=` or ``Emitter/subscribe(_:)`` join
 ///   ``ObservationScope/current``. It is a task-local value: tasks started inside ``run(_:)``
 ///   inherit it, so their subscriptions join the scope too.
-/// - A subscription that joins a scope that has already ended is cancelled at once.
+/// - A subscription made in a scope that has already ended is never registered: it comes back
+///   cancelled, and its handler is never called (not even with a current value `withCurrent()`
+///   would hand over). One made while another thread ends the scope joins it or is cancelled,
+///   and that `end()` waits for it to have done so (registering calls no handler it must wait
+///   for), so the promise of ``end()`` covers it too.
 /// - A child scope ends when its parent ends. A child that ends first detaches from its parent.
 /// - A scope ends when ``end()`` is called or when the last reference to it is released.
 public final class ObservationScope: Sendable, CustomStringConvertible {
@@ -35,9 +39,16 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         var sweepThreshold = 64
         var children: [ObjectIdentifier: ObservationScope] = [:]
         var isEnded = false
+        /// The threads making a subscription that will join this scope (see ``join(_:)``), with
+        /// how many each is making (an operator's registration makes its upstream's).
+        var joining: [UInt: Int] = [:]
+        /// The `end()` calls waiting for `joining` to empty.
+        var endsWaiting = 0
     }
 
-    private let state = LockedState<State>(State())
+    /// Guards `state`; `end()` waits on it for subscriptions being made on other threads.
+    private let lock = ConditionLock()
+    nonisolated(unsafe) private var stateUnderLock = State()
     private weak let parent: ObservationScope?
 
     /// A name for debugging, such as the component type.
@@ -82,11 +93,28 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         try await Self.$current.withValue(self, operation: body, isolation: isolation)
     }
 
+    /// Runs `body` with no current scope, so that a task it starts does not hold ``current`` (a
+    /// task keeps the task-local values it starts with): for the tasks an emitter keeps running for
+    /// its subscribers (a timer's, a sequence's, an alarm's), which would otherwise keep the scope
+    /// they were subscribed in from being released, and so from ending.
+    package static func outsideAnyScope<Result>(_ body: () -> Result) -> Result {
+        $current.withValue(nil, operation: body)
+    }
+
     /// Makes `subscription` part of this scope; cancels it at once if the scope has ended.
+    ///
+    /// For a subscription made elsewhere: its handler may have been called before it joined.
+    /// `+=` and the other ways of subscribing join the current scope through ``join(_:)``, which
+    /// registers nothing once the scope has ended.
     ///
     /// - Complexity: Amortized O(1).
     public func adopt(_ subscription: EmitterSubscription) {
-        let accepted = state.withLock { state in
+        if !accept(subscription) { subscription.cancel() }
+    }
+
+    /// Adds `subscription` unless the scope has ended; `false` if it has.
+    private func accept(_ subscription: EmitterSubscription) -> Bool {
+        withState { state in
             guard !state.isEnded else { return false }
             state.subscriptions.append(subscription)
             if state.subscriptions.count >= state.sweepThreshold {
@@ -96,7 +124,42 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
             }
             return true
         }
-        if !accepted { subscription.cancel() }
+    }
+
+    /// Makes the subscription `register` makes part of ``current``, if there is a current scope:
+    /// what every way of subscribing calls.
+    ///
+    /// If the scope has ended, `register` is not called and the result is a cancelled
+    /// subscription that registered nothing. Otherwise the scope's `end()`, called meanwhile on
+    /// another thread, waits until the subscription has joined (or, the scope having ended, been
+    /// cancelled).
+    @usableFromInline
+    package static func joiningCurrent(_ register: () -> EmitterSubscription) -> EmitterSubscription {
+        guard let scope = current else { return register() }
+        return scope.join(register)
+    }
+
+    /// ``joiningCurrent(_:)`` for this scope.
+    package func join(_ register: () -> EmitterSubscription) -> EmitterSubscription {
+        let thread = ThreadIdentity.current
+        let isOpen = withState { state in
+            guard !state.isEnded else { return false }
+            state.joining[thread, default: 0] += 1
+            return true
+        }
+        guard isOpen else {
+            let nothing = EmitterSubscription(onCancel: {})
+            nothing.cancel()
+            return nothing
+        }
+        let subscription = register()
+        if !accept(subscription) { subscription.cancel() }
+        lock.withLock {
+            stateUnderLock.joining[thread]! -= 1
+            if stateUnderLock.joining[thread] == 0 { stateUnderLock.joining[thread] = nil }
+            lock.broadcast()
+        }
+        return subscription
     }
 
     /// Cancels every subscription of this scope and ends its child scopes. Idempotent.
@@ -104,44 +167,61 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     /// Every call cancels every subscription the scope had, so a call made while another thread's
     /// is still under way returns no sooner than cancelling them does: once any `end()` has
     /// returned, no handler of the scope written on an actor is called (see
-    /// ``EmitterSubscription``). The scope keeps a cancelled subscription until it is released or
-    /// until nothing is left to wait for (no call of its handler in progress on an actor).
+    /// ``EmitterSubscription``). Subscriptions being made on other threads when it is called are
+    /// waited for and cancelled too, and later ones are never registered. The scope keeps a
+    /// cancelled subscription until it is released or until nothing is left to wait for (no call
+    /// of its handler in progress on an actor).
     ///
     /// - Complexity: O(*n*) in the number of subscriptions and descendants.
     public func end() {
-        let owned = state.withLock { state in
+        let owned = withState { state in
             let isFirst = !state.isEnded
             state.isEnded = true
             return (subscriptions: state.subscriptions, children: Array(state.children.values), isFirst: isFirst)
         }
         for subscription in owned.subscriptions { subscription.cancel() }
         for child in owned.children { child.end() }
+        // Each subscription still joining sees the end, and cancels itself, before it lets go.
+        let thread = ThreadIdentity.current
+        lock.withLock {
+            while stateUnderLock.joining.contains(where: { $0.key != thread }) {
+                stateUnderLock.endsWaiting += 1
+                lock.wait()
+                stateUnderLock.endsWaiting -= 1
+            }
+        }
         if owned.isFirst { parent?.detach(self) }
     }
 
     /// Whether ``end()`` has been called.
     public var isEnded: Bool {
-        state.withLock { $0.isEnded }
+        withState { $0.isEnded }
     }
 
     /// The subscriptions of this scope and its descendants that are still active.
     ///
     /// A leak check: after a scope ends, this is zero.
     public var activeSubscriptionCount: Int {
-        let (own, children) = state.withLock { state in
+        let (own, children) = withState { state in
             (state.subscriptions.count { !$0.isCancelled }, Array(state.children.values))
         }
         return children.reduce(own) { $0 + $1.activeSubscriptionCount }
     }
 
+    /// How many `end()` calls wait for subscriptions being made on other threads: what a test
+    /// reads to know that an end overlaps a subscription.
+    var endsWaitingForJoins: Int {
+        withState { $0.endsWaiting }
+    }
+
     /// The subscriptions held, cancelled ones included, until the next sweep.
     var retainedSubscriptionCount: Int {
-        state.withLock { $0.subscriptions.count }
+        withState { $0.subscriptions.count }
     }
 
     /// The number of child scopes that have not ended.
     public var childCount: Int {
-        state.withLock { $0.children.count }
+        withState { $0.children.count }
     }
 
     public var description: String {
@@ -149,7 +229,7 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     }
 
     private func attach(_ child: ObservationScope) {
-        let accepted = state.withLock { state in
+        let accepted = withState { state in
             guard !state.isEnded else { return false }
             state.children[ObjectIdentifier(child)] = child
             return true
@@ -158,7 +238,12 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     }
 
     private func detach(_ child: ObservationScope) {
-        let removed = state.withLock { $0.children.removeValue(forKey: ObjectIdentifier(child)) }
+        let removed = withState { $0.children.removeValue(forKey: ObjectIdentifier(child)) }
         _ = removed
+    }
+
+    /// Runs `body` on the state under the lock; `body` must not block or call user code.
+    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        lock.withLock { body(&stateUnderLock) }
     }
 }

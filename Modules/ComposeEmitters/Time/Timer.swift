@@ -35,16 +35,18 @@ extension Emitters {
             let interval = self.interval
             // The schedule starts now, not when the task first runs.
             let first = clock.now.advanced(by: interval)
-            let task = Task {
-                var next = first
-                while true {
-                    do {
-                        try await clock.sleep(until: next, tolerance: nil)
-                    } catch {
-                        return
+            let task = ObservationScope.outsideAnyScope {
+                Task {
+                    var next = first
+                    while true {
+                        do {
+                            try await clock.sleep(until: next, tolerance: nil)
+                        } catch {
+                            return
+                        }
+                        relay.send(next)
+                        next = Self.tick(after: next, interval: interval, now: clock.now)
                     }
-                    relay.send(next)
-                    next = Self.tick(after: next, interval: interval, now: clock.now)
                 }
             }
             return EmitterSubscription([downstream, EmitterSubscription(onCancel: task.cancel)])

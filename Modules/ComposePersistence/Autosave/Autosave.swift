@@ -20,7 +20,7 @@ import ComposeEmitters
 public struct Autosave: Sendable {
     let makeSaver:
         @Sendable (
-            _ identity: AnyHashable?,
+            _ identity: @escaping @Sendable () -> AnyHashable?,
             _ save: @escaping @Sendable () throws(PersistenceError) -> Void,
             _ errors: @escaping @Sendable (PersistenceError) -> Void
         ) -> any Autosaving

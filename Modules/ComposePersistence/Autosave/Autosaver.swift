@@ -13,6 +13,9 @@ protocol Autosaving: AnyObject, Sendable {
     /// Cancels every pending save, then runs `delete` after every save already queued, and
     /// returns when it has run.
     func purge(_ delete: @escaping @Sendable () throws(PersistenceError) -> Void) throws(PersistenceError)
+    /// The identity of the storage saved to, as the file system is now (see
+    /// ``AnyPersistentStorage/identity``).
+    var identity: AnyHashable? { get }
     /// The store ended: saves what is pending now (and again if `saveAgain`: a save missed the
     /// store's last state), then stops. The save is pending (``PendingSaves``) before this
     /// returns.
@@ -46,8 +49,9 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
             DispatchQueue.global(qos: .utility).async(execute: work)
         })
     private let alarm: Alarm<C>
-    /// The identity of the storage saved to (see ``PendingSaves``).
-    private let identity: AnyHashable?
+    /// The identity of the storage saved to (see ``PendingSaves``), asked each time a save is
+    /// decided: a directory's spelling can come to name another directory (a link made later).
+    private let currentIdentity: @Sendable () -> AnyHashable?
     private let save: @Sendable () throws(PersistenceError) -> Void
     private let errors: @Sendable (PersistenceError) -> Void
     private let machine: HandlerState<AutosaveStateMachine<C.Instant>>
@@ -57,12 +61,12 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
     init(
         window: Duration,
         clock: C,
-        identity: AnyHashable?,
+        identity: @escaping @Sendable () -> AnyHashable?,
         save: @escaping @Sendable () throws(PersistenceError) -> Void,
         errors: @escaping @Sendable (PersistenceError) -> Void
     ) {
         self.alarm = Alarm(clock: clock)
-        self.identity = identity
+        self.currentIdentity = identity
         self.save = save
         self.errors = errors
         self.machine = HandlerState(AutosaveStateMachine(window: window))
@@ -74,6 +78,10 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
     deinit {
         alarm.cancel()
         decisions.stop()
+    }
+
+    var identity: AnyHashable? {
+        currentIdentity()
     }
 
     func changed() {
@@ -219,6 +227,12 @@ package enum AutosaveRegistry {
             savers = savers.filter { $0.value.saver.object != nil }
             savers[ObjectIdentifier(saver)] = Entry(saver: WeakBox(saver), world: world)
         }
+    }
+
+    /// The live autosavers saving to the storage whose identity is `identity`, but `excluded`.
+    static func live(savingTo identity: AnyHashable, excluding excluded: (any Autosaving)?) -> [any Autosaving] {
+        let live = savers.withLock { $0.values.compactMap(\.live) }
+        return live.filter { $0 !== excluded && $0.identity == identity }
     }
 
     /// Flushes every live autosaver, waiting up to five seconds for each.

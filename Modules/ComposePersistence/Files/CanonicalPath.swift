@@ -35,6 +35,14 @@ enum CanonicalPath {
         of(url).split(separator: "/").map(String.init)
     }
 
+    /// The components of `url` as spelled (made absolute, `.` and `..` removed by spelling, no
+    /// link followed): where a path through a link says it is, which can differ from where the
+    /// link leads.
+    static func spelledComponents(of url: URL) -> [String] {
+        let components = url.absoluteURL.path.split(separator: "/").map(String.init)
+        return lexicallyStandardized("/", appending: components[...]).split(separator: "/").map(String.init)
+    }
+
     private static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }

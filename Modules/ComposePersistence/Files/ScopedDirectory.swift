@@ -5,12 +5,18 @@ import Foundation
 /// ends, and never written to again.
 ///
 /// A ``FilePersistentStorage`` made inside ``run(_:)-(()->Result)`` saves to ``url`` by default
-/// (it is `FilePersistentStorage.directoryOverride` there), and one made anywhere for a
-/// directory inside ``url`` keeps the scope (``containing(_:)``): once ``close()`` has begun, its saves are refused with
-/// ``PersistenceError/unwritable(location:reason:)``, before anything is written, so nothing
+/// (it is `FilePersistentStorage.directoryOverride` there), and every save of a storage whose
+/// directory is ``url`` or inside it, however spelled, goes through the scope
+/// (``containing(_:)``, asked at each save): once ``close()`` has begun, such saves are refused
+/// with ``PersistenceError/unwritable(location:reason:)``, before anything is written, so nothing
 /// recreates the directory. That catches what outlives the scope: an autosave whose window
 /// closes later, a store made later by a task the scope started. Its restores find nothing,
 /// and its purges succeed.
+///
+/// A directory is inside the scope's when its path, as spelled or with its links followed,
+/// starts with the scope's directory, as spelled or with its links followed: a path through a
+/// link that leads elsewhere belongs to the scope as much as a link to the scope's directory
+/// does. Ended scopes are remembered by those two paths for the life of the process.
 ///
 /// ``close()`` refuses new writes, waits for those in progress (each is one file), then removes
 /// the directory.
@@ -19,8 +25,9 @@ package final class ScopedDirectory: @unchecked Sendable {  // `machine` is unde
     package let url: URL
     /// Who owns the directory, in errors: `the sandbox "name"`.
     package let owner: String
-    /// The components of ``url``'s canonical path: the same before the directory exists as after.
-    private let canonicalComponents: [String]
+    /// The components of ``url``'s path as spelled and canonical (the same before the directory
+    /// exists as after): a directory is inside the scope's if its own start with either.
+    private let reach: Reach
     private let condition = ConditionLock()
     private var machine = ScopedDirectoryStateMachine()
 
@@ -28,27 +35,42 @@ package final class ScopedDirectory: @unchecked Sendable {  // `machine` is unde
     @TaskLocal
     package static var current: ScopedDirectory?
 
-    /// Every scope alive in the process, weakly: a storage made for a directory inside one keeps
-    /// it, whichever scope is current (a sandbox's directory given to a storage made inside
-    /// another sandbox, or outside any).
-    private static let live = LockedState<[WeakBox<ScopedDirectory>]>([])
+    /// Every scope alive in the process, weakly, and the reach and owner of every scope that
+    /// ended: a save to a directory inside one goes through it (or is refused), whichever scope
+    /// is current (a sandbox's directory given to a storage made inside another sandbox, or
+    /// outside any).
+    private static let registry = LockedState<(live: [WeakBox<ScopedDirectory>], ended: [(Reach, owner: String)])>(([], []))
 
     package init(url: URL, owner: String) {
         self.url = url
         self.owner = owner
-        self.canonicalComponents = CanonicalPath.components(of: url)
-        Self.live.withLock { live in
-            live.removeAll { $0.object == nil }
-            live.append(WeakBox(self))
+        self.reach = Reach(url)
+        Self.registry.withLock { registry in
+            registry.live.removeAll { $0.object == nil }
+            registry.live.append(WeakBox(self))
         }
     }
 
-    /// The innermost live scope whose directory is `directory` or contains it, if any.
+    /// A scope that has ended, for a save to a directory inside one that is no longer alive.
+    private init(endedFor owner: String, reach: Reach) {
+        self.url = URL(fileURLWithPath: "/" + reach.canonical.joined(separator: "/"))
+        self.owner = owner
+        self.reach = reach
+        _ = machine.close()
+    }
+
+    /// The innermost scope, alive or ended, whose directory is `directory` or contains it, if any,
+    /// as the file system is now.
     package static func containing(_ directory: URL) -> ScopedDirectory? {
-        let scopes = live.withLock { live in live.compactMap(\.object) }
-        let components = CanonicalPath.components(of: directory)
-        return scopes.filter { components.starts(with: $0.canonicalComponents) }
-            .max { $0.canonicalComponents.count < $1.canonicalComponents.count }
+        let (scopes, ended) = registry.withLock { registry in (registry.live.compactMap(\.object), registry.ended) }
+        let target = Reach(directory)
+        if let scope = scopes.filter({ target.isInside($0.reach) }).max(by: { $0.reach.depth < $1.reach.depth }) {
+            return scope
+        }
+        guard let (reach, owner) = ended.filter({ target.isInside($0.0) }).max(by: { $0.0.depth < $1.0.depth }) else {
+            return nil
+        }
+        return ScopedDirectory(endedFor: owner, reach: reach)
     }
 
     /// Runs `body` in the scope: storages made there save to ``url`` and keep the scope.
@@ -106,6 +128,31 @@ package final class ScopedDirectory: @unchecked Sendable {  // `machine` is unde
             }
             return action
         }
-        if action != .none { try? FileManager.default.removeItem(at: url) }
+        if action != .none {
+            Self.registry.withLock { $0.ended.append((reach, owner)) }
+            try? FileManager.default.removeItem(at: url)
+        }
+    }
+}
+
+extension ScopedDirectory {
+    /// Where a directory is: its path's components as spelled and with links followed.
+    struct Reach: Sendable {
+        let spelled: [String]
+        let canonical: [String]
+
+        init(_ url: URL) {
+            spelled = CanonicalPath.spelledComponents(of: url)
+            canonical = CanonicalPath.components(of: url)
+        }
+
+        var depth: Int { canonical.count }
+
+        /// Whether a directory here is `other`'s directory or inside it, by either path.
+        func isInside(_ other: Reach) -> Bool {
+            [spelled, canonical].contains { path in
+                path.starts(with: other.spelled) || path.starts(with: other.canonical)
+            }
+        }
     }
 }

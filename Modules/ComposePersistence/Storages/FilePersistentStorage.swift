@@ -136,9 +136,11 @@ public struct FilePersistentStorage: AnyPersistentStorage {
         ".\(key).json."
     }
 
-    /// Runs `body`, which creates files, unless the sandbox the storage belongs to has ended.
+    /// Runs `body`, which creates files, unless the sandbox the storage belongs to has ended: the
+    /// sandbox whose directory holds ``directory`` as the file system is now (a link made since
+    /// the storage was made counts), or the one it was made for.
     private func inScope<Result>(_ body: () throws(PersistenceError) -> Result) throws(PersistenceError) -> Result {
-        guard let scope else { return try body() }
+        guard let scope = ScopedDirectory.containing(directory) ?? scope else { return try body() }
         return try scope.write(to: fileURL.path, body)
     }
 

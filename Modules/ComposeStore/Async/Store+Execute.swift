@@ -13,13 +13,16 @@ final class Executions: Sendable {
     init() {}
 
     /// Makes a new run current for `keyPath` and cancels the one it replaces, then calls `begin`
-    /// and `makeTask`.
+    /// and `makeTask` with the run's generation.
     ///
     /// The replaced run is cancelled before `begin` commits anything, so its result, whose commit
     /// asks `Task.isCancelled` under the store's lock, lands before the new run began or never.
+    /// `begin` must commit only while its run is current (``isCurrent(_:_:)``, asked under the
+    /// store's lock): a run started meanwhile on another thread may already have committed its
+    /// result, which a late `.loading` would otherwise hide for good.
     func start(
         _ keyPath: AnyKeyPath,
-        begin: () -> Void,
+        begin: (UInt64) -> Void,
         _ makeTask: (UInt64) -> Task<Void, Never>
     ) -> Task<Void, Never> {
         let generation = generations.withLock { generation in
@@ -31,7 +34,7 @@ final class Executions: Sendable {
             return running[keyPath]?.task
         }
         replaced?.cancel()
-        begin()
+        begin(generation)
         let task = makeTask(generation)
         let isCurrent = running.withLock { running in
             guard running[keyPath]?.generation == generation else { return false }
@@ -104,10 +107,11 @@ extension Store {
         @_inheritActorContext _ operation: @escaping @Sendable () async throws -> Value
     ) -> Task<Void, Never> {
         let storage = self.storage
-        return storage.executions.start(keyPath) {
-            storage.mutate { state in
-                state[keyPath: keyPath] = .loading(previous: state[keyPath: keyPath].value)
-            }
+        return storage.executions.start(keyPath) { generation in
+            storage.mutate(
+                { state in state[keyPath: keyPath] = .loading(previous: state[keyPath: keyPath].value) },
+                // A run that another thread's replaced before this commit leaves the value to it.
+                committingIf: { storage.executions.isCurrent(keyPath, generation) })
         } _: { generation in
             Task {
                 // Capturing the isolated parameter isolates the task to it (SE-0420).

@@ -135,7 +135,9 @@ struct CycleB: Service {
                 }
             }
             let deadline = ContinuousClock.now + .seconds(20)
-            while ServiceCreation.waitingThreadCount(for: GatedService.self) < 2, GatedService.creations.count < 2, ContinuousClock.now < deadline {
+            while ServiceCreation.waitingThreadCount(for: GatedService.self) < 2, GatedService.creations.count < 2,
+                ContinuousClock.now < deadline
+            {
                 usleep(100)
             }
             GatedService.gate.mutate { $0 = true }

@@ -32,6 +32,11 @@ extension Emitters {
 extension Emitter {
     /// Sends only the first value each subscription receives, then cancels the subscription.
     ///
+    /// Subscribed to with `+=` or `subscribe`, the subscription returned is cancelled once the
+    /// handler has run, wherever it runs. Wrapped in another operator or in ``AnyEmitter``, the
+    /// registration upstream is cancelled with the first value, and the subscription of the
+    /// outer emitter hears nothing more.
+    ///
     /// ```swift
     /// emitter.once() += { value in print("Received value 1st way:", value) }
     /// ```
@@ -51,6 +56,19 @@ extension Emitter {
     }
 }
 
+extension Emitters.Once where Value == Void {
+    /// Observes the first signal, then cancels the subscription: `signal.once() += { ... }`.
+    ///
+    /// - Returns: The subscription, cancelled once the handler has run.
+    @discardableResult
+    public static func += (
+        emitter: Self,
+        @_inheritActorContext handler: @escaping @isolated(any) @Sendable () -> Void
+    ) -> EmitterSubscription {
+        emitter.subscribeCancellingAfterward(AssumedIsolation(handler))
+    }
+}
+
 extension Emitter where Value == Void {
     /// Observes only the next signal, then never again: `signal !+= { ... }`.
     @discardableResult
@@ -63,6 +81,28 @@ extension Emitter where Value == Void {
 }
 
 extension Emitters.Once {
+    /// Observes the first value, then cancels the subscription: `emitter.once().subscribe { ... }`.
+    ///
+    /// - Returns: The subscription, cancelled once the handler has run (on its actor, for a
+    ///   handler written on one).
+    @discardableResult
+    public func subscribe(
+        @_inheritActorContext _ handler: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) -> EmitterSubscription {
+        subscribeCancellingAfterward(AssumedIsolation(handler))
+    }
+
+    /// Observes the first value, then cancels the subscription: `emitter.once() += { value in ... }`.
+    ///
+    /// - Returns: The subscription, cancelled once the handler has run.
+    @discardableResult
+    public static func += (
+        emitter: Self,
+        @_inheritActorContext handler: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) -> EmitterSubscription {
+        emitter.subscribeCancellingAfterward(AssumedIsolation(handler))
+    }
+
     /// Subscribes `handler` and cancels the subscription it returns once the handler has run:
     /// `once()` cancels its upstream registration on the delivering thread, but a handler on an
     /// actor runs later, through a relay the returned subscription stops.

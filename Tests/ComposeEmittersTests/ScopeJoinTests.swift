@@ -1,0 +1,130 @@
+import ComposeTestSupport
+import Dispatch
+import Foundation
+import Testing
+
+@testable import ComposeEmitters
+
+/// A subscription made in a scope that has ended is never registered, and one made while
+/// another thread ends the scope is cancelled before that `end()` returns.
+@Suite struct ScopeJoinTests {
+    /// Made (in a task the scope started, say) after the end, with `withCurrent()`, which hands
+    /// the current value over as it registers: nothing is handed over.
+    @Test func aSubscriptionMadeInAnEndedScopeIsNeverCalled() async {
+        let emitter = ValueEmitter<Int>()
+        emitter.send(7)
+        let scope = ObservationScope(label: "ended")
+        scope.end()
+        let heard = LockedBox<[Int]>([])
+        let subscriptions = scope.run {
+            [
+                emitter.withCurrent() += { value in heard.mutate { $0.append(value) } },
+                emitter ~+= { value, _ in heard.mutate { $0.append(value) } },
+                emitter.map { $0 * 2 } += { value in heard.mutate { $0.append(value) } },
+            ]
+        }
+        let values = scope.run { emitter.values }
+        emitter.send(8)
+        #expect(subscriptions.allSatisfy { $0.isCancelled })
+        #expect(heard.value.isEmpty)
+        var iterator = values.makeAsyncIterator()
+        #expect(await iterator.next() == nil)  // the stream is finished, not waiting
+    }
+
+    @MainActor
+    @Test func aMainActorSubscriptionMadeInAnEndedScopeIsNeverCalled() {
+        let emitter = ValueEmitter<Int>()
+        emitter.send(7)
+        let scope = ObservationScope(label: "ended, main actor")
+        scope.end()
+        let heard = LockedBox<[Int]>([])
+        let subscription = scope.run { emitter.withCurrent() += { @MainActor value in heard.mutate { $0.append(value) } } }
+        emitter.send(8)
+        #expect(subscription.isCancelled)
+        #expect(heard.value.isEmpty)
+    }
+
+    /// One thread's subscription is registered, and held up before it joins, when another thread
+    /// ends the scope: that `end()` waits for it, so once it has returned, a value sent reaches
+    /// no handler. The test releases the subscription once the end waits for it (or, were it not
+    /// to wait, once the end has returned and the value was sent).
+    @Test(.timeLimit(.minutes(5)))
+    func anEndWaitsForASubscriptionBeingMadeOnAnotherThread() async {
+        let emitter = ValueEmitter<Int>()
+        let held = HeldRegistration(upstream: emitter)
+        let scope = ObservationScope(label: "ending while joining")
+        let heard = LockedBox<[Int]>([])
+        let endedAndSent = Flag()
+        let subscription = LockedBox<EmitterSubscription?>(nil)
+        await onThreads(2) { thread in
+            if thread == 0 {
+                let made = scope.run { held += { value in heard.mutate { $0.append(value) } } }
+                subscription.mutate { $0 = made }
+            } else {
+                held.registered.wait()
+                scope.end()
+                emitter.send(1)
+                endedAndSent.raise()
+            }
+        }
+        #expect(endedAndSent.isRaised)
+        #expect(subscription.value?.isCancelled == true)
+        #expect(heard.value.isEmpty)
+    }
+}
+
+/// An emitter whose registration, once made upstream, waits before it returns until its scope's
+/// `end()` waits for it (or has returned and sent, were it not to wait).
+private final class HeldRegistration: Emitter, @unchecked Sendable {
+    typealias Value = Int
+    let upstream: ValueEmitter<Int>
+    let registered = DispatchSemaphore(value: 0)
+
+    init(upstream: ValueEmitter<Int>) {
+        self.upstream = upstream
+    }
+
+    func register(_ handler: @escaping @Sendable (Int) -> Void) -> EmitterSubscription {
+        let registration = upstream.register(handler)
+        let scope = ObservationScope.current!
+        registered.signal()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while scope.endsWaitingForJoins == 0, upstream.lastValue == nil, ContinuousClock.now < deadline {
+            usleep(100)
+        }
+        return registration
+    }
+}
+
+/// A scope ends when its last reference is released, whatever its subscriptions run: the tasks of
+/// a timer or of a sequence-fed emitter do not hold the scope they were subscribed in.
+@Suite struct ScopeReleaseTests {
+    final class WeakScope: @unchecked Sendable {
+        weak var scope: ObservationScope?
+    }
+
+    @Test func releasingTheLastReferenceEndsAScopeWithATimerOrASequenceSubscribed() async {
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let future = Emitters.Future { () async -> Int in
+            try? await Task.sleep(for: .seconds(3_600))
+            return 1
+        }
+        let watcher = WeakScope()
+        let subscriptions: [EmitterSubscription]
+        do {
+            let scope = ObservationScope(label: "released")
+            watcher.scope = scope
+            subscriptions = scope.run {
+                [
+                    Emitters.Timer(interval: .milliseconds(5), clock: ContinuousClock()) += { _ in },
+                    stream.emitter() += { _ in },
+                    future += { _ in },
+                    SignalEmitter().debounce(interval: .seconds(3_600)) += {},
+                ]
+            }
+        }
+        #expect(watcher.scope == nil)
+        #expect(subscriptions.allSatisfy { $0.isCancelled })
+        continuation.finish()
+    }
+}
