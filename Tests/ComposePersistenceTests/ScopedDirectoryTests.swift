@@ -86,4 +86,33 @@ import Testing
         #expect(elsewhere.contents == ["k.json"])
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
+
+    /// A directory is the scope's when its path, as spelled or with links followed, starts with
+    /// the scope's directory, as spelled or with links followed: through a link inside the scope's
+    /// directory that leads out, through a link to it, through a link to its parent.
+    @Test func aDirectoryReachedThroughALinkInEitherDirectionIsTheScopes() throws {
+        let temporary = TemporaryDirectory()
+        let url = temporary.url
+        let outside = TemporaryDirectory()
+        let links = TemporaryDirectory()
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: outside.url, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: links.url, withIntermediateDirectories: true)
+        let scope = ScopedDirectory(url: url, owner: "the scope")
+        let leadingOut = url.appendingPathComponent("shared")
+        try FileManager.default.createSymbolicLink(at: leadingOut, withDestinationURL: outside.url)
+        let toIt = links.url.appendingPathComponent("it")
+        try FileManager.default.createSymbolicLink(at: toIt, withDestinationURL: url)
+        let toParent = links.url.appendingPathComponent("parent")
+        try FileManager.default.createSymbolicLink(at: toParent, withDestinationURL: url.deletingLastPathComponent())
+        for directory in [
+            leadingOut.appendingPathComponent("sub"), toIt, toIt.appendingPathComponent("a/../b"),
+            toParent.appendingPathComponent(url.lastPathComponent),
+        ] {
+            #expect(ScopedDirectory.containing(directory) === scope, "\(directory.path)")
+        }
+        #expect(ScopedDirectory.containing(outside.url) == nil)
+        #expect(ScopedDirectory.containing(links.url) == nil)
+        scope.close()
+    }
 }
