@@ -98,6 +98,36 @@ import Testing
         #expect(await eventually { lastHeard.allSatisfy { $0.value == 200 } })
     }
 
+    /// Every run of an entity's `mutate` is overlapped by another thread's `mutate` of it, made
+    /// to: the body starts it and waits for it. The first `optimisticRuns` runs lose; the next is
+    /// irrevocable, the other write waits for its commit (the body gives up waiting after 50 ms)
+    /// and then lands on it.
+    @Test(.timeLimit(.minutes(5)))
+    func anIrrevocableRunKeepsOtherWritersOutUntilItCommits() async {
+        let referred = Referred(Card.fresh())
+        let runs = LockedBox(0)
+        let writers = DispatchGroup()
+        await onThreads(1) { _ in
+            referred.mutate { card in
+                runs.mutate { $0 += 1 }
+                guard runs.value <= 100 else { return card.title += "!" }  // a livelock fails the count
+                let written = DispatchSemaphore(value: 0)
+                writers.enter()
+                startThread {
+                    referred.mutate { $0.title += "w" }
+                    written.signal()
+                    writers.leave()
+                }
+                let irrevocable = runs.value > CommitGate.optimisticRuns
+                _ = written.wait(timeout: .now() + (irrevocable ? .milliseconds(50) : .seconds(20)))
+                card.title += "!"
+            }
+            writers.wait()
+        }
+        #expect(runs.value == CommitGate.optimisticRuns + 1)
+        #expect(referred.value.title == "wwww!w")
+    }
+
     /// A slow `Referred.mutate` against a writer that never pauses commits within a bounded
     /// number of runs (the same gate as a store's `mutate`; see `CommitGate`).
     @Test(.timeLimit(.minutes(5)))
