@@ -47,7 +47,8 @@ enum PersistedDate {
     static let referenceDateOffset = 978_307_200
 
     /// ISO 8601 text for `date`, or `nil` if the format cannot hold it exactly (years outside
-    /// 1...9999, or a date less than half a second before the reference date: see below).
+    /// 1...9999, -0.0 seconds, or a date less than half a second before the reference date: see
+    /// below).
     ///
     /// `date(from:)` gives back exactly `date`: the whole seconds are an integer, and the fraction
     /// is `seconds - whole` printed with the shortest digits that parse back to it. That
@@ -57,7 +58,8 @@ enum PersistedDate {
     /// number of seconds is written instead.
     static func text(for date: Date) -> String? {
         let seconds = date.timeIntervalSinceReferenceDate
-        guard seconds.isFinite, abs(seconds) < 1e12 else { return nil }
+        // -0.0 is 2001-01-01T00:00:00Z as text, which reads back as +0.0: a number keeps its sign.
+        guard seconds.isFinite, abs(seconds) < 1e12, !(seconds == 0 && seconds.sign == .minus) else { return nil }
         let whole = seconds.rounded(.down)
         let unix = Int(whole) + referenceDateOffset
         let (days, secondOfDay) = floorDivision(unix, 86_400)

@@ -119,16 +119,26 @@ public final class Persistence<State: AnyState & Codable>: StoreExtension {
     /// the live stores of this storage have gathered in their autosave windows are dropped: they
     /// were made before the purge. A change made after it is saved as usual.
     ///
+    /// Called from an autosave error handler (on the queue that saves), it waits neither for
+    /// the saves it would wait for (they may be queued behind that handler) nor for the other
+    /// stores' queues (one may be waiting for this one): the others' windows are dropped as the
+    /// purge begins, and one that closes in the meantime may still save.
+    ///
     /// - Complexity: Waits for the autosave queue of each live store of this storage in the
     ///   process.
     public func purge() throws(PersistenceError) {
         let identity = storage.identity
+        PendingSaves.waitForSaves(of: identity)
+        // Each other live store of this storage drops its window once the saves it queued (one of a
+        // window that closed since the wait above) have run.
         if let identity {
-            for other in AutosaveRegistry.live(savingTo: identity, excluding: autosaver) {
-                try? other.purge {}  // drops its window; deletes nothing
+            let others = AutosaveRegistry.live(savingTo: identity, excluding: autosaver)
+            if PendingSaves.isReportingOnCurrentThread {
+                for other in others { other.dropPending() }
+            } else {
+                for other in others { try? other.purge {} }  // drops its window; deletes nothing
             }
         }
-        PendingSaves.waitForSaves(of: identity)
         guard let autosaver else {
             try storage.delete()
             return

@@ -71,6 +71,78 @@ import Testing
         #expect(subscription.value?.isCancelled == true)
         #expect(heard.value.isEmpty)
     }
+
+    /// A handler that ends its scope while being registered (on the value `withCurrent()` hands
+    /// over): the subscription is cancelled as its registration returns, and hears nothing sent
+    /// after that.
+    @Test func aHandlerEndingItsScopeWhileRegisteredIsCancelledAsItsRegistrationReturns() {
+        let emitter = ValueEmitter<Int>()
+        emitter.send(0)
+        let scope = ObservationScope(label: "ended by its own replay")
+        let heard = LockedBox<[Int]>([])
+        let subscription = scope.run {
+            emitter.withCurrent() += { value in
+                heard.mutate { $0.append(value) }
+                if value == 0 { scope.end() }
+            }
+        }
+        #expect(subscription.isCancelled)
+        emitter.send(1)
+        #expect(heard.value == [0])
+    }
+
+    /// Two threads subscribe in one scope at once, each with a handler that ends the scope on the
+    /// value handed over as it registers (each waits, bounded, for the other to be there too):
+    /// neither end() waits for the other's registration, and both return.
+    @Test(.timeLimit(.minutes(5)))
+    func twoHandlersEndingTheirScopeWhileRegisteredDoNotWaitForEachOther() async {
+        let scope = ObservationScope(label: "closed by two observers")
+        let inHandler = LockedBox(0)
+        let returned = LockedBox(0)
+        for _ in 0..<2 {
+            startThread {
+                let flag = ValueEmitter<Bool>()
+                flag.send(true)
+                scope.run {
+                    _ =
+                        flag.withCurrent() += { _ in
+                            inHandler.mutate { $0 += 1 }
+                            let deadline = ContinuousClock.now + .seconds(5)
+                            while inHandler.value < 2, ContinuousClock.now < deadline { usleep(100) }
+                            scope.end()
+                        }
+                }
+                returned.mutate { $0 += 1 }
+            }
+        }
+        // Were they to wait for each other, neither would ever return: give up after 20 s.
+        #expect(await eventually(timeout: .seconds(20)) { returned.value == 2 })
+        #expect(inHandler.value == 2)
+    }
+
+    /// The same race left to the scheduler, 100 rounds.
+    @Test(.timeLimit(.minutes(5)))
+    func handlersEndingTheirScopeWhileRegisteredOnTwoThreadsNeverDeadlock() async {
+        let rounds = LockedBox(0)
+        startThread {
+            for _ in 0..<100 {
+                let scope = ObservationScope(label: "race")
+                let group = DispatchGroup()
+                for _ in 0..<2 {
+                    group.enter()
+                    startThread {
+                        let flag = ValueEmitter<Bool>()
+                        flag.send(true)
+                        scope.run { _ = flag.withCurrent() += { _ in scope.end() } }
+                        group.leave()
+                    }
+                }
+                guard group.wait(timeout: .now() + 20) == .success else { return }
+                rounds.mutate { $0 += 1 }
+            }
+        }
+        #expect(await eventually(timeout: .seconds(40)) { rounds.value == 100 })
+    }
 }
 
 /// An emitter whose registration, once made upstream, waits before it returns until its scope's

@@ -27,7 +27,39 @@ import Testing
         Date(timeIntervalSinceReferenceDate: -0.1), Date(timeIntervalSinceReferenceDate: -0.3),
         Date(timeIntervalSinceReferenceDate: -1e-9), Date(timeIntervalSinceReferenceDate: -1e-300),
         Date(timeIntervalSinceReferenceDate: -0.5), Date(timeIntervalSinceReferenceDate: -0.999_999_9),
+        Date(timeIntervalSinceReferenceDate: -0.0),  // its sign survives: a number
     ]
+
+    /// To the last bit: -0.0 comes back as -0.0, not as the equal +0.0.
+    @Test func negativeZeroKeepsItsSign() throws {
+        let storage = InMemoryPersistentStorage()
+        let store = Store<Visit>(storage: storage)
+        store.at = Date(timeIntervalSinceReferenceDate: -0.0)
+        try store.persistence.save()
+        let restored = Store<Visit>(
+            wrappedValue: Visit(at: Date(timeIntervalSinceReferenceDate: 5)),
+            storage: InMemoryPersistentStorage(data: storage.data))
+        #expect(try restored.persistence.restore())
+        #expect(restored.at.timeIntervalSinceReferenceDate.bitPattern == (-0.0 as Double).bitPattern)
+    }
+
+    /// A date no calendar holds (an infinite or NaN interval) is not saved: the save throws and
+    /// says why, and what was saved before stays.
+    @Test(arguments: [Double.infinity, -Double.infinity, Double.nan])
+    func aDateNoCalendarHoldsIsAClearErrorOnSave(seconds: Double) throws {
+        let storage = InMemoryPersistentStorage()
+        let store = Store<Visit>(storage: storage)
+        try store.persistence.save()
+        let before = storage.data
+        store.at = Date(timeIntervalSinceReferenceDate: seconds)
+        #expect {
+            try store.persistence.save()
+        } throws: { error in
+            guard case .encodingFailed = error as? PersistenceError else { return false }
+            return true
+        }
+        #expect(storage.data == before)
+    }
 
     /// Dates in the second and a half either side of the reference date, 20,000 of them (seeded),
     /// and ten just before it: each exact, as text where the text can hold it.

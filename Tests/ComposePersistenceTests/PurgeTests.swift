@@ -59,4 +59,52 @@ import Testing
         try await app.persistence.flush()
         #expect(try file.read() != nil)
     }
+
+    /// Two stores of one storage each purge from their autosave error handler, their failing
+    /// saves made to overlap: each handler runs on its store's save queue, and neither purge
+    /// waits for the other's queue, so both return.
+    @Test(.timeLimit(.minutes(5)))
+    func twoStoresPurgingFromTheirErrorHandlersAtOnceBothReturn() async throws {
+        let storage = OverlappingFailingStorage()
+        let first = Store<Settings>(storage: storage, autosave: .coalescing(window: .seconds(60), clock: TestClock()))
+        let second = Store<Settings>(storage: storage, autosave: .coalescing(window: .seconds(60), clock: TestClock()))
+        let purged = Recorder<String>()
+        let subscriptions = [
+            first.persistence.errors += { _ in
+                _ = try? first.persistence.purge()
+                purged.record("first")
+            },
+            second.persistence.errors += { _ in
+                _ = try? second.persistence.purge()
+                purged.record("second")
+            },
+        ]
+        first.state.theme = 1  // saved at once: fails
+        second.state.theme = 1
+        #expect(await purged.wait(forCount: 2, timeout: .seconds(20)), "purges that returned: \(purged.values)")
+        for subscription in subscriptions { subscription.cancel() }
+    }
+}
+
+/// A storage whose writes all fail; the first two wait (up to five seconds) until both have
+/// begun, so two stores' saves are in flight at once.
+private final class OverlappingFailingStorage: AnyPersistentStorage, @unchecked Sendable {  // State in `writes`.
+    private let writes = LockedBox(0)
+    var description: String { "overlapping, failing" }
+
+    func write(_ data: Data) throws(PersistenceError) {
+        let index = writes.mutate { count -> Int in
+            count += 1
+            return count
+        }
+        if index <= 2 {
+            let deadline = ContinuousClock.now + .seconds(5)
+            while writes.value < 2, ContinuousClock.now < deadline { usleep(1_000) }
+        }
+        throw .unwritable(location: "overlapping", reason: "disk full")
+    }
+
+    func read() throws(PersistenceError) -> Data? { nil }
+    func delete() throws(PersistenceError) {}
+    func moveAside(_ data: Data) throws(PersistenceError) -> String? { nil }
 }

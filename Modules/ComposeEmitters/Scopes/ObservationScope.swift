@@ -23,8 +23,14 @@ import ComposeMachinery
 /// - A subscription made in a scope that has already ended is never registered: it comes back
 ///   cancelled, and its handler is never called (not even with a current value `withCurrent()`
 ///   would hand over). One made while another thread ends the scope joins it or is cancelled,
-///   and that `end()` waits for it to have done so (registering calls no handler it must wait
-///   for), so the promise of ``end()`` covers it too.
+///   and that `end()` waits for it to have done so, so the promise of ``end()`` covers it too.
+/// - One exception: a handler that ends its scope while its own subscription is still being
+///   registered (a `withCurrent()` handler that calls `end()` on the value handed over). Its
+///   subscription is cancelled as its registration returns; until then, for the rest of that
+///   registration, the handler may still hear what it sends itself or what the registration
+///   hands over next (a `merge` of two `withCurrent()`). An `end()` does not wait for such a
+///   registration (the thread making it is inside an `end()` itself), so two of them at once
+///   do not wait for each other.
 /// - A child scope ends when its parent ends. A child that ends first detaches from its parent.
 /// - A scope ends when ``end()`` is called or when the last reference to it is released.
 public final class ObservationScope: Sendable, CustomStringConvertible {
@@ -42,6 +48,9 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         /// The threads making a subscription that will join this scope (see ``join(_:)``), with
         /// how many each is making (an operator's registration makes its upstream's).
         var joining: [UInt: Int] = [:]
+        /// The threads inside `end()`, with how many calls each: an `end()` does not wait for their
+        /// joins (the exception in the rules above).
+        var ending: [UInt: Int] = [:]
         /// The `end()` calls waiting for `joining` to empty.
         var endsWaiting = 0
     }
@@ -168,7 +177,8 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     /// is still under way returns no sooner than cancelling them does: once any `end()` has
     /// returned, no handler of the scope written on an actor is called (see
     /// ``EmitterSubscription``). Subscriptions being made on other threads when it is called are
-    /// waited for and cancelled too, and later ones are never registered. The scope keeps a
+    /// waited for and cancelled too, and later ones are never registered (see the exception in
+    /// the rules above, for a handler that ends its scope while being registered). The scope keeps a
     /// cancelled subscription until it is released or until nothing is left to wait for (no call
     /// of its handler in progress on an actor).
     ///
@@ -181,14 +191,20 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         }
         for subscription in owned.subscriptions { subscription.cancel() }
         for child in owned.children { child.end() }
-        // Each subscription still joining sees the end, and cancels itself, before it lets go.
+        // Each subscription still joining sees the end, and cancels itself, before it lets go;
+        // but for those of threads inside an end() themselves (their handlers called it while
+        // being registered), which would wait for this one.
         let thread = ThreadIdentity.current
         lock.withLock {
-            while stateUnderLock.joining.contains(where: { $0.key != thread }) {
+            stateUnderLock.ending[thread, default: 0] += 1
+            lock.broadcast()
+            while stateUnderLock.joining.keys.contains(where: { $0 != thread && stateUnderLock.ending[$0] == nil }) {
                 stateUnderLock.endsWaiting += 1
                 lock.wait()
                 stateUnderLock.endsWaiting -= 1
             }
+            stateUnderLock.ending[thread]! -= 1
+            if stateUnderLock.ending[thread] == 0 { stateUnderLock.ending[thread] = nil }
         }
         if owned.isFirst { parent?.detach(self) }
     }

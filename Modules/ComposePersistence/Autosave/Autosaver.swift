@@ -10,6 +10,8 @@ protocol Autosaving: AnyObject, Sendable {
     func flush() async throws(PersistenceError)
     /// ``flush()`` for a thread that must not return before the save (the process is exiting).
     func flushAndWait(timeout: Duration)
+    /// Cancels every pending save, without waiting: a save already queued still runs.
+    func dropPending()
     /// Cancels every pending save, then runs `delete` after every save already queued, and
     /// returns when it has run.
     func purge(_ delete: @escaping @Sendable () throws(PersistenceError) -> Void) throws(PersistenceError)
@@ -128,6 +130,10 @@ final class Autosaver<C: Clock>: Autosaving, @unchecked Sendable where C.Duratio
             done.wait()
         }
         try result.withLock { $0 }?.get()
+    }
+
+    func dropPending() {
+        decisions.send(.purge({}))
     }
 
     func storeEnded(saveAgain: Bool) {

@@ -40,6 +40,12 @@ enum PendingSaves {
         report()
     }
 
+    /// Whether this thread is reporting a save's error (inside ``reporting(_:)``).
+    static var isReportingOnCurrentThread: Bool {
+        let thread = ThreadIdentity.current
+        return condition.withLock { machine.isReporting(on: thread) }
+    }
+
     /// Waits until the saves of `identity` pending now are done. Returns at once without
     /// identity, or on a thread reporting a save's error. Call without any lock.
     static func waitForSaves(of identity: AnyHashable?) {

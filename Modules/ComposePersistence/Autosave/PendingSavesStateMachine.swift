@@ -69,6 +69,11 @@ struct PendingSavesStateMachine {
         reporting[thread, default: 0] += 1
     }
 
+    /// Whether `thread` is reporting a save's error.
+    func isReporting(on thread: UInt) -> Bool {
+        reporting[thread] != nil
+    }
+
     mutating func reportingEnded(on thread: UInt) {
         let count = (reporting[thread] ?? 1) - 1
         reporting[thread] = count > 0 ? count : nil
