@@ -72,7 +72,38 @@ import Testing
         #expect(heard.value.isEmpty)
     }
 
-    /// A handler that ends its scope while being registered (on the value `withCurrent()` hands
+    /// A thread subscribes a main-actor handler with `withCurrent()`; the value handed over reaches
+    /// the handler on the main actor while the registration is still under way (held until an
+    /// end waits for it), and the handler ends the scope. That end waits for the registration,
+    /// and the registration, finding the scope ended, cancels its subscription, which waits for
+    /// the handler's call in progress: the end cancels it itself, from the handler, which returns
+    /// at once, so both return.
+    @MainActor
+    @Test(.timeLimit(.minutes(5)))
+    func aMainActorHandlerEndingItsScopeWhileAnotherThreadRegistersItReturns() async {
+        let emitter = ValueEmitter<Int>()
+        emitter.send(1)
+        let scope = ObservationScope(label: "ended on the main actor while joining")
+        let held = HeldUntilAnEndWaits(upstream: emitter.withCurrent(), scope: scope)
+        let registered = Flag()
+        let heard = LockedBox<[Int]>([])
+        startThread {
+            scope.run {
+                _ =
+                    held += { @MainActor value in
+                        heard.mutate { $0.append(value) }
+                        scope.end()
+                    }
+            }
+            registered.raise()
+        }
+        // The main actor stays free for the handler meanwhile; a deadlock shows after 20 s.
+        for _ in 0..<20_000 where !registered.isRaised { try? await Task.sleep(for: .milliseconds(1)) }
+        #expect(registered.isRaised)
+        #expect(heard.value == [1])
+        #expect(scope.isEnded)
+    }
+
     /// over): the subscription is cancelled as its registration returns, and hears nothing sent
     /// after that.
     @Test func aHandlerEndingItsScopeWhileRegisteredIsCancelledAsItsRegistrationReturns() {
@@ -198,5 +229,25 @@ private final class HeldRegistration: Emitter, @unchecked Sendable {
         #expect(watcher.scope == nil)
         #expect(subscriptions.allSatisfy { $0.isCancelled })
         continuation.finish()
+    }
+}
+
+/// An emitter whose registration, once made upstream, waits (up to 20 s) until an `end()` of
+/// `scope` waits for it.
+private final class HeldUntilAnEndWaits<Upstream: Emitter>: Emitter, @unchecked Sendable {  // Immutable.
+    typealias Value = Upstream.Value
+    let upstream: Upstream
+    let scope: ObservationScope
+
+    init(upstream: Upstream, scope: ObservationScope) {
+        self.upstream = upstream
+        self.scope = scope
+    }
+
+    func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
+        let registration = upstream.register(handler)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while scope.endsWaitingForJoins == 0, ContinuousClock.now < deadline { usleep(100) }
+        return registration
     }
 }

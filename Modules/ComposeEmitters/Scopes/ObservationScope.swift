@@ -53,6 +53,9 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         var ending: [UInt: Int] = [:]
         /// The `end()` calls waiting for `joining` to empty.
         var endsWaiting = 0
+        /// Subscriptions that finished joining after the scope ended: each `end()` that waited for
+        /// them cancels them (the joining thread does too).
+        var joinedLate: [EmitterSubscription] = []
     }
 
     /// Guards `state`; `end()` waits on it for subscriptions being made on other threads.
@@ -162,12 +165,16 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
             return nothing
         }
         let subscription = register()
-        if !accept(subscription) { subscription.cancel() }
+        let accepted = accept(subscription)
         lock.withLock {
+            if !accepted { stateUnderLock.joinedLate.append(subscription) }
             stateUnderLock.joining[thread]! -= 1
             if stateUnderLock.joining[thread] == 0 { stateUnderLock.joining[thread] = nil }
             lock.broadcast()
         }
+        // After letting the waiting ends go, which cancel it too: one of them may be made by this
+        // subscription's handler on its actor, which this cancel would wait for.
+        if !accepted { subscription.cancel() }
         return subscription
     }
 
@@ -191,11 +198,13 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         }
         for subscription in owned.subscriptions { subscription.cancel() }
         for child in owned.children { child.end() }
-        // Each subscription still joining sees the end, and cancels itself, before it lets go;
-        // but for those of threads inside an end() themselves (their handlers called it while
-        // being registered), which would wait for this one.
+        // Wait for the subscriptions still joining, but for those of threads inside an end()
+        // themselves (their handlers called it while being registered), which would wait for this
+        // one; then cancel those that joined after the end, here too: if this end() is made by
+        // such a subscription's handler on its actor, cancelling it here returns at once, while
+        // the joining thread's cancel waits for that handler.
         let thread = ThreadIdentity.current
-        lock.withLock {
+        let joinedLate = lock.withLock {
             stateUnderLock.ending[thread, default: 0] += 1
             lock.broadcast()
             while stateUnderLock.joining.keys.contains(where: { $0 != thread && stateUnderLock.ending[$0] == nil }) {
@@ -205,7 +214,9 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
             }
             stateUnderLock.ending[thread]! -= 1
             if stateUnderLock.ending[thread] == 0 { stateUnderLock.ending[thread] = nil }
+            return stateUnderLock.joinedLate
         }
+        for subscription in joinedLate { subscription.cancel() }
         if owned.isFirst { parent?.detach(self) }
     }
 
