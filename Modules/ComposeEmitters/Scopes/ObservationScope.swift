@@ -116,8 +116,8 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     /// Makes `subscription` part of this scope; cancels it at once if the scope has ended.
     ///
     /// For a subscription made elsewhere: its handler may have been called before it joined.
-    /// `+=` and the other ways of subscribing join the current scope through ``join(_:)``, which
-    /// registers nothing once the scope has ended.
+    /// `+=` and the other ways of subscribing join the current scope as they register, and
+    /// register nothing once it has ended.
     ///
     /// - Complexity: Amortized O(1).
     public func adopt(_ subscription: EmitterSubscription) {
