@@ -91,17 +91,11 @@ import Testing
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let later = base.url.appendingPathComponent("later", isDirectory: true)
         let lock = DirectoryLockHolder(data.path)
-        do {
-            let app = Store<Settings>(
-                storage: FilePersistentStorage(
-                    key: "settings", directory: later.appendingPathComponent("data", isDirectory: true)),
-                autosave: .coalescing(window: .seconds(60), clock: TestClock()))
-            try FileManager.default.createSymbolicLink(at: later, withDestinationURL: target)  // the data moved
-            app.state.theme = 1  // saved at once
-            try await app.persistence.flush()
-            lock.hold()
-            app.state.theme = 2  // pending when the store goes
-        }
+        try await releaseAStoreWithItsLastSavePending(
+            in: FilePersistentStorage(key: "settings", directory: later.appendingPathComponent("data", isDirectory: true)),
+            // The data moves: `later` becomes a link to `target`.
+            beforeSaving: { try FileManager.default.createSymbolicLink(at: later, withDestinationURL: target) },
+            hold: lock.hold)
         let storage = FilePersistentStorage(key: "settings", directory: data)
         let next = Store<Settings>(storage: storage)
         let restore = await restoreOnAThread(next, waitingFor: storage.identity)
@@ -179,16 +173,19 @@ import Testing
 
     // MARK: Helpers
 
-    /// Saves theme 1, then calls `hold` (which holds the storage's saves back), changes the
+    /// Makes a store of `storage` and calls `beforeSaving`; saves theme 1, then calls `hold`
+    /// (which holds the storage's saves back), changes the
     /// theme to 2 within the autosave window and releases the store: its last save (theme 2) is
     /// pending when this returns. Returns the subscription of `errors` to the store's errors.
     @discardableResult
     private func releaseAStoreWithItsLastSavePending(
         in storage: some AnyPersistentStorage,
+        beforeSaving: () throws -> Void = {},
         hold: () -> Void,
         errors: Recorder<PersistenceError> = Recorder()
     ) async throws -> EmitterSubscription {
         let app = Store<Settings>(storage: storage, autosave: .coalescing(window: .seconds(60), clock: TestClock()))
+        try beforeSaving()
         let subscription = app.persistence.errors += errors.record
         app.state.theme = 1  // saved at once
         try await app.persistence.flush()

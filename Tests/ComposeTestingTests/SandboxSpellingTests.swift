@@ -36,61 +36,56 @@ import Testing
 
     @Test(arguments: Spelling.allCases)
     func aStorageOfTheSandboxsDirectorySpelledAnotherWayCannotWriteThereAfterTheEnd(_ spelling: Spelling) throws {
-        let links = FileManager.default.temporaryDirectory.appendingPathComponent("compose-links-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: links, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: links) }
-        let (storage, directory) = try withComposeSandbox { sandbox in
-            try FileManager.default.createDirectory(at: sandbox.directory, withIntermediateDirectories: true)
-            let storage = FilePersistentStorage(key: "late", directory: try spelling.spell(sandbox.directory, linksIn: links))
+        try checkRefusedAfterTheEnd { sandbox, scratch in
+            let storage = FilePersistentStorage(key: "late", directory: try spelling.spell(sandbox, linksIn: scratch))
             try storage.write(Data("{}".utf8))  // in the sandbox: written
-            return (storage, sandbox.directory)
+            return storage
         }
-        defer { try? FileManager.default.removeItem(at: directory) }  // if a check fails
-        #expect(!FileManager.default.fileExists(atPath: directory.path))
-        #expect(throws: PersistenceError.self) { try storage.write(Data("{}".utf8)) }
-        #expect(!FileManager.default.fileExists(atPath: directory.path))
     }
 
     /// The storage is made for a spelling through a link that does not exist yet; the link (to
     /// the directory that holds the sandbox's) is made before the first save.
     @Test func aStorageSpelledThroughALinkMadeAfterItCannotWriteThereAfterTheEnd() throws {
-        let links = FileManager.default.temporaryDirectory.appendingPathComponent("compose-links-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: links, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: links) }
-        let (storage, directory) = try withComposeSandbox { sandbox in
-            try FileManager.default.createDirectory(at: sandbox.directory, withIntermediateDirectories: true)
-            let link = links.appendingPathComponent("parent")
+        try checkRefusedAfterTheEnd { sandbox, scratch in
+            let link = scratch.appendingPathComponent("parent")
             let storage = FilePersistentStorage(
-                key: "late", directory: link.appendingPathComponent(sandbox.directory.lastPathComponent, isDirectory: true))
-            try FileManager.default.createSymbolicLink(
-                at: link, withDestinationURL: sandbox.directory.deletingLastPathComponent())
+                key: "late", directory: link.appendingPathComponent(sandbox.lastPathComponent, isDirectory: true))
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: sandbox.deletingLastPathComponent())
             try storage.write(Data("{}".utf8))  // in the sandbox: written
-            return (storage, sandbox.directory)
+            return storage
         }
-        defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(!FileManager.default.fileExists(atPath: directory.path))
-        #expect(throws: PersistenceError.self) { try storage.write(Data("{}".utf8)) }
-        #expect(!FileManager.default.fileExists(atPath: directory.path))
     }
 
     /// The storage's directory is spelled inside the sandbox's, through a link there that leads
     /// outside: it belongs to the sandbox, and after the end its save neither writes nor
     /// recreates the sandbox's directory on the way.
     @Test func aStorageSpelledInsideTheSandboxThroughALinkLeadingOutBelongsToIt() throws {
-        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("compose-outside-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: outside) }
-        let (storage, directory) = try withComposeSandbox { sandbox in
-            try FileManager.default.createDirectory(at: sandbox.directory, withIntermediateDirectories: true)
-            let link = sandbox.directory.appendingPathComponent("shared")
-            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
+        try checkRefusedAfterTheEnd { sandbox, scratch in
+            let link = sandbox.appendingPathComponent("shared")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: scratch)
             let storage = FilePersistentStorage(key: "late", directory: link.appendingPathComponent("sub", isDirectory: true))
             try storage.write(Data("{}".utf8))  // through the link: written outside
-            return (storage, sandbox.directory)
+            return storage
         }
-        defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(!FileManager.default.fileExists(atPath: directory.path))
-        #expect(throws: PersistenceError.self) { try storage.write(Data("{}".utf8)) }
-        #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+
+    /// In a sandbox whose directory exists, `makeStorage(sandbox's directory, a scratch directory
+    /// outside it)` makes and writes a storage; once the sandbox has ended, a save of that storage
+    /// is refused and the sandbox's directory stays gone.
+    private func checkRefusedAfterTheEnd(
+        _ makeStorage: (_ sandbox: URL, _ scratch: URL) throws -> FilePersistentStorage,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("compose-scratch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (storage, directory) = try withComposeSandbox { sandbox in
+            try FileManager.default.createDirectory(at: sandbox.directory, withIntermediateDirectories: true)
+            return (try makeStorage(sandbox.directory, scratch), sandbox.directory)
+        }
+        defer { try? FileManager.default.removeItem(at: directory) }  // if a check fails
+        #expect(!FileManager.default.fileExists(atPath: directory.path), sourceLocation: sourceLocation)
+        #expect(throws: PersistenceError.self, sourceLocation: sourceLocation) { try storage.write(Data("{}".utf8)) }
+        #expect(!FileManager.default.fileExists(atPath: directory.path), sourceLocation: sourceLocation)
     }
 }
