@@ -11,7 +11,8 @@ public struct StateMutation: Sendable, CustomStringConvertible {
     public struct Change: Sendable, CustomStringConvertible {
         /// The property's name.
         public let property: String
-        /// The value before, as `String(reflecting:)` prints it.
+        /// The value before, as `String(reflecting:)` prints it (a date no calendar holds prints from
+        /// its mirror, where its own description would stop the program).
         public let old: String
         /// The value after.
         public let new: String
@@ -38,8 +39,8 @@ extension StoreStorage {
     func logMutation(old: State, new: State, keyPath: String?) {
         let changes = zip(Mirror(reflecting: old).children, Mirror(reflecting: new).children).compactMap {
             old, new -> StateMutation.Change? in
-            let before = String(reflecting: old.value)
-            let after = String(reflecting: new.value)
+            let before = LoggedValue.describe(old.value)
+            let after = LoggedValue.describe(new.value)
             guard before != after else { return nil }
             return StateMutation.Change(property: old.label ?? "_", old: before, new: after)
         }
