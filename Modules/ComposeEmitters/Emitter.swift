@@ -78,6 +78,6 @@ extension Emitter {
     /// ended, registers nothing).
     @inlinable
     package func subscribe(_ subscriber: IsolatedSubscriber<Value>) -> EmitterSubscription {
-        ObservationScope.joiningCurrent { subscriber.subscription(for: register(subscriber.handler)) }
+        ObservationScope.joiningCurrent(subscriber) { subscriber in subscriber.subscription(for: register(subscriber.handler)) }
     }
 }

@@ -25,7 +25,10 @@ import Synchronization
 ///   on another thread while the handler runs there, waits for that call to return. A handler
 ///   must therefore not wait for a thread that cancels it. This holds for every `cancel()` of the
 ///   subscription, not only the first: a second one, made while the first is still waiting, waits
-///   too (so does one of a subscription that bundles it, made with ``init(_:)``).
+///   too (so does one of a subscription that bundles it, made with ``init(_:)``). Handlers on two
+///   actors that cancel each other's subscriptions at once do not wait for each other: the second
+///   `cancel()` returns at once, and the call in progress of the handler it cancels is its last
+///   (see ``ObservationScope/end()``).
 public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringConvertible {
     @usableFromInline
     let cancelled = Atomic<Bool>(false)

@@ -22,9 +22,9 @@ extension ValueEmitter {
         @_inheritActorContext handler: @escaping @isolated(any) @Sendable (_ new: Value, _ previous: Value?) -> Void
     ) -> EmitterSubscription {
         let subscriber = IsolatedHandler.subscriber(AssumedIsolation<(Value, Value?)>.pair(handler))
-        let deliver = subscriber.handler
         let previous = HandlerState<Value?>(nil)
-        return ObservationScope.joiningCurrent {
+        return ObservationScope.joiningCurrent(subscriber) { subscriber in
+            let deliver = subscriber.handler
             let registration = emitter.core.register(
                 { value in
                     let old = previous.value

@@ -38,9 +38,9 @@ extension Store {
         // Benchmark: "store 1,000 fields K=..., keypath write" (`Store/1,000 fields`).
         let storage = self.storage
         let subscriber = IsolatedHandler.subscriber(handler)
-        return subscription(for: subscriber) {
+        return subscription(for: subscriber) { deliver in
             storage.addObserver { id, state in
-                KeyPathObserver<State, Value>(id: id, keyPath: keyPath, in: state, handler: subscriber.handler)
+                KeyPathObserver<State, Value>(id: id, keyPath: keyPath, in: state, handler: deliver)
             }
         }
     }
@@ -55,8 +55,7 @@ extension Store {
     ) -> EmitterSubscription {
         let storage = self.storage
         let subscriber = IsolatedHandler.subscriber(AssumedIsolation<(repeat each Value)>.pack(handler))
-        let deliver = subscriber.handler
-        return subscription(for: subscriber) {
+        return subscription(for: subscriber) { deliver in
             storage.addObserver { id, state in
                 let values = (repeat ObservedValue<State, each Value>(each keyPath, in: state, isEqual: ==))
                 var words: [Range<Int>]? = []
@@ -95,12 +94,13 @@ extension Store {
     @inlinable
     func subscription<Value>(
         for subscriber: IsolatedSubscriber<Value>,
-        adding addObserver: () -> StateObserver<State>
+        adding addObserver: (_ deliver: @escaping @Sendable (Value) -> Void) -> StateObserver<State>
     ) -> EmitterSubscription {
         RegistrationAudit.check(storage)
         let storage = self.storage
-        return ObservationScope.joiningCurrent {
-            subscriber.subscription(for: RemovingSubscription(owner: storage, registration: addObserver()))
+        return ObservationScope.joiningCurrent(subscriber) { subscriber in
+            subscriber.subscription(
+                for: RemovingSubscription(owner: storage, registration: addObserver(subscriber.handler)))
         }
     }
 
@@ -146,9 +146,9 @@ extension Store {
         _ keyPath: any KeyPath<State, Value> & Sendable,
         subscriber: IsolatedSubscriber<Value>
     ) -> EmitterSubscription {
-        return subscription(for: subscriber) {
+        return subscription(for: subscriber) { deliver in
             storage.addObserver { id, state in
-                KeyPathObserver<State, Value>(id: id, keyPath: keyPath, in: state, handler: subscriber.handler)
+                KeyPathObserver<State, Value>(id: id, keyPath: keyPath, in: state, handler: deliver)
             }
         }
     }

@@ -30,8 +30,7 @@ extension Store {
     ) -> EmitterSubscription {
         let storage = self.storage
         let subscriber = IsolatedHandler.subscriber(handler)
-        let deliver = subscriber.handler
-        return subscription(for: subscriber) {
+        return subscription(for: subscriber) { deliver in
             storage.addObserver { id, state in
                 let value = ObservedValue<State, [Element]>(keyPath, in: state, isEqual: ==)
                 return ClosureStateObserver(

@@ -5,8 +5,8 @@ import Testing
 
 @testable import ComposeEmitters
 
-/// A subscription made in a scope that has ended is never registered, and one made while
-/// another thread ends the scope is cancelled before that `end()` returns.
+/// A subscription made in a scope that has ended is never registered, and one being registered
+/// while the scope ends is stopped by that `end()`, which does not wait for the registration.
 @Suite struct ScopeJoinTests {
     /// Made (in a task the scope started, say) after the end, with `withCurrent()`, which hands
     /// the current value over as it registers: nothing is handed over.
@@ -44,17 +44,17 @@ import Testing
         #expect(heard.value.isEmpty)
     }
 
-    /// One thread's subscription is registered, and held up before it joins, when another thread
-    /// ends the scope: that `end()` waits for it, so once it has returned, a value sent reaches
-    /// no handler. The test releases the subscription once the end waits for it (or, were it not
-    /// to wait, once the end has returned and the value was sent).
+    /// One thread's subscription is registered upstream, and held up before it joins, when
+    /// another thread ends the scope: that `end()` returns while the registration is still held
+    /// (it waits for none), and a value sent once it has returned reaches no handler. The
+    /// registration, released then, cancels its subscription.
     @Test(.timeLimit(.minutes(5)))
-    func anEndWaitsForASubscriptionBeingMadeOnAnotherThread() async {
+    func anEndStopsASubscriptionBeingMadeOnAnotherThreadWithoutWaitingForIt() async {
         let emitter = ValueEmitter<Int>()
         let held = HeldRegistration(upstream: emitter)
         let scope = ObservationScope(label: "ending while joining")
         let heard = LockedBox<[Int]>([])
-        let endedAndSent = Flag()
+        let registeringAtTheEnd = LockedBox(-1)
         let subscription = LockedBox<EmitterSubscription?>(nil)
         await onThreads(2) { thread in
             if thread == 0 {
@@ -63,63 +63,99 @@ import Testing
             } else {
                 held.registered.wait()
                 scope.end()
+                registeringAtTheEnd.mutate { $0 = scope.registeringCount }
                 emitter.send(1)
-                endedAndSent.raise()
+                held.release.raise()
             }
         }
-        #expect(endedAndSent.isRaised)
+        #expect(registeringAtTheEnd.value == 1)
         #expect(subscription.value?.isCancelled == true)
+        #expect(heard.value.isEmpty)
+        emitter.send(2)
         #expect(heard.value.isEmpty)
     }
 
+    /// The same for a handler written on the main actor, with a value sent before the end and
+    /// queued for the main actor: once `end()` has returned, the handler is not called at all.
+    @Test(.timeLimit(.minutes(5)))
+    func anEndStopsAMainActorSubscriptionBeingMadeOnAnotherThread() async {
+        let emitter = ValueEmitter<Int>()
+        let held = HeldRegistration(upstream: emitter)
+        let scope = ObservationScope(label: "ending while joining, main actor")
+        let heard = LockedBox<[Int]>([])
+        let heardAtTheEnd = LockedBox<[Int]?>(nil)
+        await onThreads(2) { thread in
+            if thread == 0 {
+                _ = scope.run { held += { @MainActor value in heard.mutate { $0.append(value) } } }
+            } else {
+                held.registered.wait()
+                emitter.send(1)  // off the main actor: queued for it
+                scope.end()
+                heardAtTheEnd.mutate { $0 = heard.value }
+                emitter.send(2)
+                held.release.raise()
+            }
+        }
+        for _ in 0..<10 { await MainActor.run {} }
+        #expect(heard.value == heardAtTheEnd.value)
+        #expect(!heard.value.contains(2))
+    }
+
     /// A thread subscribes a main-actor handler with `withCurrent()`; the value handed over reaches
-    /// the handler on the main actor while the registration is still under way (held until an
-    /// end waits for it), and the handler ends the scope. That end waits for the registration,
-    /// and the registration, finding the scope ended, cancels its subscription, which waits for
-    /// the handler's call in progress: the end cancels it itself, from the handler, which returns
-    /// at once, so both return.
+    /// the handler on the main actor while the registration is still under way (held until the
+    /// scope has ended), and the handler ends the scope. Its end does not wait for the
+    /// registration; the registration, finding the scope ended, cancels its subscription, which
+    /// returns once the handler's call has: both return.
     @MainActor
     @Test(.timeLimit(.minutes(5)))
     func aMainActorHandlerEndingItsScopeWhileAnotherThreadRegistersItReturns() async {
         let emitter = ValueEmitter<Int>()
         emitter.send(1)
         let scope = ObservationScope(label: "ended on the main actor while joining")
-        let held = HeldUntilAnEndWaits(upstream: emitter.withCurrent(), scope: scope)
+        let held = HeldUntilTheScopeEnds(upstream: emitter.withCurrent(), scope: scope)
         let registered = Flag()
         let heard = LockedBox<[Int]>([])
+        let subscription = LockedBox<EmitterSubscription?>(nil)
         startThread {
-            scope.run {
-                _ =
-                    held += { @MainActor value in
-                        heard.mutate { $0.append(value) }
-                        scope.end()
-                    }
+            let made = scope.run {
+                held += { @MainActor value in
+                    heard.mutate { $0.append(value) }
+                    scope.end()
+                }
             }
+            subscription.mutate { $0 = made }
             registered.raise()
         }
         // The main actor stays free for the handler meanwhile; a deadlock shows after 20 s.
         for _ in 0..<20_000 where !registered.isRaised { try? await Task.sleep(for: .milliseconds(1)) }
         #expect(registered.isRaised)
         #expect(heard.value == [1])
-        #expect(scope.isEnded)
+        #expect(subscription.value?.isCancelled == true)
+        emitter.send(2)
+        #expect(heard.value == [1])
     }
 
-    /// over): the subscription is cancelled as its registration returns, and hears nothing sent
-    /// after that.
-    @Test func aHandlerEndingItsScopeWhileRegisteredIsCancelledAsItsRegistrationReturns() {
-        let emitter = ValueEmitter<Int>()
-        emitter.send(0)
+    /// A handler that ends its scope on the value handed over as it registers hears nothing more,
+    /// not even what the same registration hands over next (a `merge` of two `withCurrent()`):
+    /// the end stopped it though its registration had not returned.
+    @Test func aHandlerEndingItsScopeWhileRegisteredHearsNothingMore() {
+        let first = ValueEmitter<Int>()
+        let second = ValueEmitter<Int>()
+        first.send(0)
+        second.send(10)
         let scope = ObservationScope(label: "ended by its own replay")
         let heard = LockedBox<[Int]>([])
         let subscription = scope.run {
-            emitter.withCurrent() += { value in
+            first.withCurrent().merge(with: second.withCurrent()) += { value in
                 heard.mutate { $0.append(value) }
-                if value == 0 { scope.end() }
+                scope.end()
             }
         }
         #expect(subscription.isCancelled)
-        emitter.send(1)
-        #expect(heard.value == [0])
+        #expect(heard.value.count == 1)
+        first.send(1)
+        second.send(11)
+        #expect(heard.value.count == 1)
     }
 
     /// Two threads subscribe in one scope at once, each with a handler that ends the scope on the
@@ -176,12 +212,13 @@ import Testing
     }
 }
 
-/// An emitter whose registration, once made upstream, waits before it returns until its scope's
-/// `end()` waits for it (or has returned and sent, were it not to wait).
+/// An emitter whose registration, once made upstream, waits (up to 20 s) until `release` is
+/// raised before it returns.
 private final class HeldRegistration: Emitter, @unchecked Sendable {
     typealias Value = Int
     let upstream: ValueEmitter<Int>
     let registered = DispatchSemaphore(value: 0)
+    let release = Flag()
 
     init(upstream: ValueEmitter<Int>) {
         self.upstream = upstream
@@ -189,12 +226,9 @@ private final class HeldRegistration: Emitter, @unchecked Sendable {
 
     func register(_ handler: @escaping @Sendable (Int) -> Void) -> EmitterSubscription {
         let registration = upstream.register(handler)
-        let scope = ObservationScope.current!
         registered.signal()
         let deadline = ContinuousClock.now + .seconds(20)
-        while scope.endsWaitingForJoins == 0, upstream.lastValue == nil, ContinuousClock.now < deadline {
-            usleep(100)
-        }
+        while !release.isRaised, ContinuousClock.now < deadline { usleep(100) }
         return registration
     }
 }
@@ -232,9 +266,8 @@ private final class HeldRegistration: Emitter, @unchecked Sendable {
     }
 }
 
-/// An emitter whose registration, once made upstream, waits (up to 20 s) until an `end()` of
-/// `scope` waits for it.
-private final class HeldUntilAnEndWaits<Upstream: Emitter>: Emitter, @unchecked Sendable {  // Immutable.
+/// An emitter whose registration, once made upstream, waits (up to 20 s) until `scope` has ended.
+private final class HeldUntilTheScopeEnds<Upstream: Emitter>: Emitter, @unchecked Sendable {  // Immutable.
     typealias Value = Upstream.Value
     let upstream: Upstream
     let scope: ObservationScope
@@ -247,7 +280,7 @@ private final class HeldUntilAnEndWaits<Upstream: Emitter>: Emitter, @unchecked 
     func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
         let registration = upstream.register(handler)
         let deadline = ContinuousClock.now + .seconds(20)
-        while scope.endsWaitingForJoins == 0, ContinuousClock.now < deadline { usleep(100) }
+        while !scope.isEnded, ContinuousClock.now < deadline { usleep(100) }
         return registration
     }
 }

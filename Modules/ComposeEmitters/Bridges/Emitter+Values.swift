@@ -22,8 +22,9 @@ extension Emitter {
     ///   for example `.bufferingNewest(1)` for a latest-value stream.
     public func values(bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy) -> AsyncStream<Value> {
         AsyncStream(bufferingPolicy: bufferingPolicy) { continuation in
-            let subscription = ObservationScope.joiningCurrent {
-                let registration = register { continuation.yield($0) }
+            let yield = IsolatedSubscriber<Value>(handler: { continuation.yield($0) })
+            let subscription = ObservationScope.joiningCurrent(yield) { yield in
+                let registration = register(yield.handler)
                 return EmitterSubscription {
                     registration.cancel()
                     continuation.finish()

@@ -22,17 +22,15 @@ import ComposeMachinery
 ///   inherit it, so their subscriptions join the scope too.
 /// - A subscription made in a scope that has already ended is never registered: it comes back
 ///   cancelled, and its handler is never called (not even with a current value `withCurrent()`
-///   would hand over). One made while another thread ends the scope joins it or is cancelled,
-///   and that `end()` waits for it to have done so, so the promise of ``end()`` covers it too.
-/// - One exception: a handler that ends its scope while its own subscription is still being
-///   registered (a `withCurrent()` handler that calls `end()` on the value handed over). Its
-///   subscription is cancelled as its registration returns; until then, for the rest of that
-///   registration, the handler may still hear what it sends itself or what the registration
-///   hands over next (a `merge` of two `withCurrent()`). An `end()` does not wait for such a
-///   registration (the thread making it is inside an `end()` itself), so two of them at once
-///   do not wait for each other.
-/// - A child scope ends when its parent ends. A child that ends first detaches from its parent.
-/// - A scope ends when ``end()`` is called or when the last reference to it is released.
+///   would hand over).
+/// - A subscription being registered while the scope ends (on another thread, or by its own
+///   handler as it hears the value `withCurrent()` hands over) is stopped by that `end()` as the
+///   scope's other subscriptions are, though its registration has not returned yet (it registers
+///   behind a gate the end closes, see ``end()``); as the registration returns, it is cancelled.
+///   `end()` never waits for a registration.
+/// - A scope ends when ``end()`` is called or when the last reference to it is released. A
+///   parent does not keep its children: a child ends when its parent ends, or when it is
+///   released, whichever comes first, and one that ends first detaches from its parent.
 public final class ObservationScope: Sendable, CustomStringConvertible {
     /// The scope that new subscriptions join, if any.
     @TaskLocal
@@ -43,24 +41,31 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         /// When `subscriptions` reaches this size, cancelled ones are swept out, so a long-lived
         /// scope with a lot of churn does not grow without bound.
         var sweepThreshold = 64
-        var children: [ObjectIdentifier: ObservationScope] = [:]
+        /// The children that have not ended, held weakly: a child is its maker's, like any scope.
+        var children: [ObjectIdentifier: WeakBox<ObservationScope>] = [:]
+
+        /// The children still alive.
+        var liveChildren: [ObservationScope] {
+            children.values.compactMap(\.object)
+        }
         var isEnded = false
-        /// The threads making a subscription that will join this scope (see ``join(_:)``), with
-        /// how many each is making (an operator's registration makes its upstream's).
-        var joining: [UInt: Int] = [:]
-        /// The threads inside `end()`, with how many calls each: an `end()` does not wait for their
-        /// joins (the exception in the rules above).
-        var ending: [UInt: Int] = [:]
-        /// The `end()` calls waiting for `joining` to empty.
-        var endsWaiting = 0
-        /// Subscriptions that finished joining after the scope ended: each `end()` that waited for
-        /// them cancels them (the joining thread does too).
-        var joinedLate: [EmitterSubscription] = []
+        /// The gates of the subscriptions being registered in this scope (see ``join(_:_:)``),
+        /// which every `end()` closes.
+        var registering: [RegistrationGate] = []
+
+        /// Keeps `subscription`, sweeping out the settled ones now and then. After the end too:
+        /// every later `end()` cancels it again (and so waits for its handler's call in progress).
+        mutating func keep(_ subscription: EmitterSubscription) {
+            subscriptions.append(subscription)
+            if subscriptions.count >= sweepThreshold {
+                // Only settled ones: a later end() must still wait for a call in progress.
+                subscriptions.removeAll { $0.isSettled }
+                sweepThreshold = max(64, subscriptions.count * 2)
+            }
+        }
     }
 
-    /// Guards `state`; `end()` waits on it for subscriptions being made on other threads.
-    private let lock = ConditionLock()
-    nonisolated(unsafe) private var stateUnderLock = State()
+    private let state = LockedState(State())
     private weak let parent: ObservationScope?
 
     /// A name for debugging, such as the component type.
@@ -81,7 +86,8 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         end()
     }
 
-    /// Creates a scope that ends when this one ends.
+    /// Creates a scope that ends when this one ends (or when it is released first: this scope does
+    /// not keep it).
     public func makeChild(label: String? = nil) -> ObservationScope {
         ObservationScope(label: label, parent: self)
     }
@@ -128,35 +134,36 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     private func accept(_ subscription: EmitterSubscription) -> Bool {
         withState { state in
             guard !state.isEnded else { return false }
-            state.subscriptions.append(subscription)
-            if state.subscriptions.count >= state.sweepThreshold {
-                // Only settled ones: a later end() must still wait for a call in progress.
-                state.subscriptions.removeAll { $0.isSettled }
-                state.sweepThreshold = max(64, state.subscriptions.count * 2)
-            }
+            state.keep(subscription)
             return true
         }
     }
 
-    /// Makes the subscription `register` makes part of ``current``, if there is a current scope:
-    /// what every way of subscribing calls.
+    /// Registers `subscriber` with `register` and makes the subscription part of ``current``, if
+    /// there is a current scope: what every way of subscribing calls.
     ///
     /// If the scope has ended, `register` is not called and the result is a cancelled
-    /// subscription that registered nothing. Otherwise the scope's `end()`, called meanwhile on
-    /// another thread, waits until the subscription has joined (or, the scope having ended, been
-    /// cancelled).
+    /// subscription that registered nothing. Otherwise `register` gets `subscriber` behind a
+    /// ``RegistrationGate`` the scope's `end()` closes, should it end before the subscription has
+    /// joined.
     @usableFromInline
-    package static func joiningCurrent(_ register: () -> EmitterSubscription) -> EmitterSubscription {
-        guard let scope = current else { return register() }
-        return scope.join(register)
+    package static func joiningCurrent<Value>(
+        _ subscriber: IsolatedSubscriber<Value>,
+        _ register: (IsolatedSubscriber<Value>) -> EmitterSubscription
+    ) -> EmitterSubscription {
+        guard let scope = current else { return register(subscriber) }
+        return scope.join(subscriber, register)
     }
 
-    /// ``joiningCurrent(_:)`` for this scope.
-    package func join(_ register: () -> EmitterSubscription) -> EmitterSubscription {
-        let thread = ThreadIdentity.current
+    /// ``joiningCurrent(_:_:)`` for this scope.
+    package func join<Value>(
+        _ subscriber: IsolatedSubscriber<Value>,
+        _ register: (IsolatedSubscriber<Value>) -> EmitterSubscription
+    ) -> EmitterSubscription {
+        let gate = RegistrationGate(stopping: subscriber.relay)
         let isOpen = withState { state in
             guard !state.isEnded else { return false }
-            state.joining[thread, default: 0] += 1
+            state.registering.append(gate)
             return true
         }
         guard isOpen else {
@@ -164,59 +171,50 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
             nothing.cancel()
             return nothing
         }
-        let subscription = register()
-        let accepted = accept(subscription)
-        lock.withLock {
-            if !accepted { stateUnderLock.joinedLate.append(subscription) }
-            stateUnderLock.joining[thread]! -= 1
-            if stateUnderLock.joining[thread] == 0 { stateUnderLock.joining[thread] = nil }
-            lock.broadcast()
+        let subscription = register(subscriber.gated(by: gate))
+        let isEnded = withState { state in
+            if let index = state.registering.firstIndex(where: { $0 === gate }) {
+                state.registering.swapAt(index, state.registering.count - 1)
+                state.registering.removeLast()
+            }
+            state.keep(subscription)
+            return state.isEnded
         }
-        // After letting the waiting ends go, which cancel it too: one of them may be made by this
-        // subscription's handler on its actor, which this cancel would wait for.
-        if !accepted { subscription.cancel() }
+        if isEnded { subscription.cancel() }
         return subscription
     }
 
     /// Cancels every subscription of this scope and ends its child scopes. Idempotent.
     ///
-    /// Every call cancels every subscription the scope had, so a call made while another thread's
-    /// is still under way returns no sooner than cancelling them does: once any `end()` has
-    /// returned, no handler of the scope written on an actor is called (see
-    /// ``EmitterSubscription``). Subscriptions being made on other threads when it is called are
-    /// waited for and cancelled too, and later ones are never registered (see the exception in
-    /// the rules above, for a handler that ends its scope while being registered). The scope keeps a
-    /// cancelled subscription until it is released or until nothing is left to wait for (no call
-    /// of its handler in progress on an actor).
+    /// Once any `end()` has returned, what ``EmitterSubscription/cancel()`` promises holds for
+    /// every subscription of the scope and its descendants: no handler written on an actor is
+    /// called again, even with a value sent before, and no send that starts afterwards reaches a
+    /// nonisolated handler. This covers subscriptions being registered on other threads meanwhile,
+    /// whose registrations have not returned yet: `end()` stops their handlers without waiting
+    /// for the registrations, and each is cancelled as its registration returns. Subscriptions
+    /// made later are never registered.
+    ///
+    /// Every call does the whole work, so a call made while another thread's is still under way
+    /// returns no sooner than the first would. Like `cancel()`, an `end()` made on another thread
+    /// while a handler of the scope runs on its actor waits for that call to return, so such a
+    /// handler must not wait for a thread that ends its scope; a handler may end its own scope
+    /// (its call in progress is its last). The scope keeps a cancelled subscription until it is
+    /// released or until nothing is left to wait for (no call of its handler in progress on an
+    /// actor).
     ///
     /// - Complexity: O(*n*) in the number of subscriptions and descendants.
     public func end() {
         let owned = withState { state in
             let isFirst = !state.isEnded
             state.isEnded = true
-            return (subscriptions: state.subscriptions, children: Array(state.children.values), isFirst: isFirst)
+            return (
+                subscriptions: state.subscriptions, registering: state.registering,
+                children: state.liveChildren, isFirst: isFirst
+            )
         }
+        for gate in owned.registering { gate.close() }
         for subscription in owned.subscriptions { subscription.cancel() }
         for child in owned.children { child.end() }
-        // Wait for the subscriptions still joining, but for those of threads inside an end()
-        // themselves (their handlers called it while being registered), which would wait for this
-        // one; then cancel those that joined after the end, here too: if this end() is made by
-        // such a subscription's handler on its actor, cancelling it here returns at once, while
-        // the joining thread's cancel waits for that handler.
-        let thread = ThreadIdentity.current
-        let joinedLate = lock.withLock {
-            stateUnderLock.ending[thread, default: 0] += 1
-            lock.broadcast()
-            while stateUnderLock.joining.keys.contains(where: { $0 != thread && stateUnderLock.ending[$0] == nil }) {
-                stateUnderLock.endsWaiting += 1
-                lock.wait()
-                stateUnderLock.endsWaiting -= 1
-            }
-            stateUnderLock.ending[thread]! -= 1
-            if stateUnderLock.ending[thread] == 0 { stateUnderLock.ending[thread] = nil }
-            return stateUnderLock.joinedLate
-        }
-        for subscription in joinedLate { subscription.cancel() }
         if owned.isFirst { parent?.detach(self) }
     }
 
@@ -230,15 +228,15 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     /// A leak check: after a scope ends, this is zero.
     public var activeSubscriptionCount: Int {
         let (own, children) = withState { state in
-            (state.subscriptions.count { !$0.isCancelled }, Array(state.children.values))
+            (state.subscriptions.count { !$0.isCancelled }, state.liveChildren)
         }
         return children.reduce(own) { $0 + $1.activeSubscriptionCount }
     }
 
-    /// How many `end()` calls wait for subscriptions being made on other threads: what a test
-    /// reads to know that an end overlaps a subscription.
-    var endsWaitingForJoins: Int {
-        withState { $0.endsWaiting }
+    /// How many subscriptions are being registered in this scope: what a test reads to know that
+    /// an end overlaps a registration.
+    var registeringCount: Int {
+        withState { $0.registering.count }
     }
 
     /// The subscriptions held, cancelled ones included, until the next sweep.
@@ -248,7 +246,7 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
 
     /// The number of child scopes that have not ended.
     public var childCount: Int {
-        withState { $0.children.count }
+        withState { $0.liveChildren.count }
     }
 
     public var description: String {
@@ -258,7 +256,7 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     private func attach(_ child: ObservationScope) {
         let accepted = withState { state in
             guard !state.isEnded else { return false }
-            state.children[ObjectIdentifier(child)] = child
+            state.children[ObjectIdentifier(child)] = WeakBox(child)
             return true
         }
         if !accepted { child.end() }
@@ -271,6 +269,6 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
 
     /// Runs `body` on the state under the lock; `body` must not block or call user code.
     private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        lock.withLock { body(&stateUnderLock) }
+        state.withLock(body)
     }
 }

@@ -28,7 +28,9 @@ import Synchronization
 /// - **Once ``stop()`` has returned, the handler is not called again.** A stop made while another
 ///   thread is handling an event waits until that thread is done with it (so the handler must not
 ///   wait for the thread that stops it); a stop made by the handler itself returns at once, and
-///   the call in progress is the last. The handler is released once nobody can be calling it.
+///   the call in progress is the last. So does a stop whose wait would close a ring of stops
+///   waiting for each other's handlers (two handlers that stop each other's relays at once).
+///   The handler is released once nobody can be calling it.
 ///
 /// The thread holding the role takes the whole queue at once (``DeliveryStateMachine/tookAll(_:count:)``)
 /// and handles it without the lock, so threads that queue in a tight loop cannot starve it: each
@@ -111,7 +113,10 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // Queue unde
     /// and events sent afterwards are dropped. Idempotent.
     ///
     /// If another thread is handling an event, waits until it is done with it. Called by the
-    /// handler itself, returns at once; the call in progress is the last.
+    /// handler itself, returns at once; the call in progress is the last. So it does when that
+    /// thread's handler is itself waiting, in a stop, for the current thread (two handlers
+    /// stopping each other's relays at once): the first of them to stop waits, the second does
+    /// not, and the call in progress of the second's relay is its last.
     @usableFromInline
     package func stop() {
         let holderIsCurrentThread = holderThread.load(ordering: .relaxed) == ThreadIdentity.current
@@ -122,7 +127,9 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // Queue unde
             return action
         }
         if action == .waitForTheHolder {
-            RelayStops.waitUntil { !self.delivery.state.isDelivering }
+            RelayStops.waitUntil(holder: { holderThread.load(ordering: .relaxed) }) {
+                !self.delivery.state.isDelivering
+            }
         }
         // Otherwise nobody holds the role (dropped above), or the current thread does and drops
         // the rest when it finishes.
@@ -164,22 +171,51 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // Queue unde
 /// Where ``Relay/stop()`` waits for a holder to give the role up: one condition for every relay,
 /// since waiting is rare (a stop racing a delivery on another thread) and brief (one handler
 /// call).
+///
+/// It also keeps which thread each waiting stop waits for, so that stops cannot wait for each
+/// other in a ring: handlers on two threads that stop each other's relays at once (two handlers
+/// on two actors ending one scope) would otherwise wait forever. A stop that would close such a
+/// ring does not wait: the call in progress it would wait for is the relay's last, as when the
+/// handler stops its own relay (that call is waiting, through the ring, for the stopping thread).
 @usableFromInline
 enum RelayStops {
-    @usableFromInline static let condition = ConditionLock()
+    private final class Waits: @unchecked Sendable {  // `waitingFor` is guarded by `condition`.
+        let condition = ConditionLock()
+        /// The threads in a stop's wait, each with the holder it waits for.
+        var waitingFor: [UInt: UInt] = [:]
+    }
+
+    private static let waits = Waits()
 
     /// Waits until `isDone`, which turns true when a holder gives the role up after
-    /// ``wakeEveryone()``.
-    @usableFromInline
-    static func waitUntil(_ isDone: () -> Bool) {
-        condition.withLock {
-            while !isDone() { condition.wait() }
+    /// ``wakeEveryone()``; returns at once if `holder()`, the thread holding the role, waits
+    /// for the current thread through the waits of other stops.
+    static func waitUntil(holder: () -> UInt, _ isDone: () -> Bool) {
+        let me = ThreadIdentity.current
+        waits.condition.withLock {
+            while !isDone() {
+                if closesARing(from: holder(), to: me) { break }
+                waits.waitingFor[me] = holder()
+                waits.condition.wait()
+                waits.waitingFor[me] = nil
+            }
         }
+    }
+
+    /// Whether `start` waits, directly or through other waiting threads, for `thread`.
+    private static func closesARing(from start: UInt, to thread: UInt) -> Bool {
+        var next = start
+        for _ in 0...waits.waitingFor.count {
+            if next == thread { return true }
+            guard let waited = waits.waitingFor[next] else { return false }
+            next = waited
+        }
+        return false
     }
 
     /// Called by a holder that gave the role up on finding its relay stopped.
     @usableFromInline
     static func wakeEveryone() {
-        condition.withLock { condition.broadcast() }
+        waits.condition.withLock { waits.condition.broadcast() }
     }
 }

@@ -1,5 +1,6 @@
-/// A lock with a condition to wait on: for the two places where a thread must block until
-/// another thread is done (a service being created elsewhere, an irrevocable `mutate`).
+/// A lock with a condition to wait on: for the places where a thread must block until another
+/// thread is done (for example a service being created elsewhere, an irrevocable `mutate`, a relay's stop
+/// waiting for a call of its handler in progress).
 ///
 /// ``LockedState`` is the lock for state; this one is for waiting. It wraps `pthread_mutex_t`
 /// and `pthread_cond_t` (visible to ThreadSanitizer on every platform).

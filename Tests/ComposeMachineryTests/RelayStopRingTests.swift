@@ -1,0 +1,79 @@
+import ComposeMachinery
+import ComposeTestSupport
+import Foundation
+import Testing
+
+/// Stops that would wait for each other's handlers in a ring do not: the last to come returns at
+/// once, and each relay's call in progress is its last.
+@Suite struct RelayStopRingTests {
+    /// Two threads each handle an event of their own relay, and each handler, once both are
+    /// under way, stops the other's relay. Were both stops to wait for the other's handler,
+    /// neither would return.
+    @Test(.timeLimit(.minutes(2)))
+    func handlersStoppingEachOthersRelaysAtOnceBothReturn() async {
+        let relays = [Relay<Int>(), Relay<Int>()]
+        let inHandler = LockedBox(0)
+        let calls = LockedBox([0, 0])
+        for index in 0..<2 {
+            relays[index].start { _ in
+                calls.mutate { $0[index] += 1 }
+                inHandler.mutate { $0 += 1 }
+                let deadline = ContinuousClock.now + .seconds(5)
+                while inHandler.value < 2, ContinuousClock.now < deadline { usleep(100) }
+                relays[1 - index].stop()
+            }
+        }
+        let returned = LockedBox(0)
+        for index in 0..<2 {
+            startThread {
+                relays[index].send(1)
+                returned.mutate { $0 += 1 }
+            }
+        }
+        #expect(await eventually(timeout: .seconds(20)) { returned.value == 2 })
+        #expect(inHandler.value == 2)
+        for relay in relays { relay.send(2) }
+        #expect(calls.value == [1, 1])
+    }
+
+    /// Three relays in a ring (each handler stops the next relay): all three return.
+    @Test(.timeLimit(.minutes(2)))
+    func aRingOfThreeStopsReturns() async {
+        let relays = [Relay<Int>(), Relay<Int>(), Relay<Int>()]
+        let inHandler = LockedBox(0)
+        for index in 0..<3 {
+            relays[index].start { _ in
+                inHandler.mutate { $0 += 1 }
+                let deadline = ContinuousClock.now + .seconds(5)
+                while inHandler.value < 3, ContinuousClock.now < deadline { usleep(100) }
+                relays[(index + 1) % 3].stop()
+            }
+        }
+        let returned = LockedBox(0)
+        for index in 0..<3 {
+            startThread {
+                relays[index].send(1)
+                returned.mutate { $0 += 1 }
+            }
+        }
+        #expect(await eventually(timeout: .seconds(20)) { returned.value == 3 })
+        for relay in relays { #expect(relay.isStoppedAndIdle) }
+    }
+
+    /// A stop outside any ring still waits: a handler in progress on another thread, stopped
+    /// by a thread that handles nothing, has returned before the stop does.
+    @Test(.timeLimit(.minutes(2)))
+    func aStopOutsideARingWaitsForTheCallInProgress() async {
+        let relay = Relay<Int>()
+        let progress = LockedBox(0)  // 1: entered, 2: finished
+        relay.start { _ in
+            progress.mutate { $0 = 1 }
+            usleep(50_000)
+            progress.mutate { $0 = 2 }
+        }
+        startThread { relay.send(1) }
+        #expect(await eventually(timeout: .seconds(20)) { progress.value >= 1 })
+        relay.stop()
+        #expect(progress.value == 2)
+    }
+}
