@@ -76,7 +76,8 @@ import Testing
     }
 
     /// The same for a handler written on the main actor, with a value sent before the end and
-    /// queued for the main actor: once `end()` has returned, the handler is not called at all.
+    /// queued for the main actor: once `end()` has returned, the handler is not called at all,
+    /// though the main actor runs before the registration returns.
     @Test(.timeLimit(.minutes(5)))
     func anEndStopsAMainActorSubscriptionBeingMadeOnAnotherThread() async {
         let emitter = ValueEmitter<Int>()
@@ -93,10 +94,14 @@ import Testing
                 scope.end()
                 heardAtTheEnd.mutate { $0 = heard.value }
                 emitter.send(2)
+                // Let the main actor run what waits for it before the registration returns (and
+                // cancels the subscription itself).
+                let mainActorRan = DispatchSemaphore(value: 0)
+                Task { @MainActor in mainActorRan.signal() }
+                _ = mainActorRan.wait(timeout: .now() + 20)
                 held.release.raise()
             }
         }
-        for _ in 0..<10 { await MainActor.run {} }
         #expect(heard.value == heardAtTheEnd.value)
         #expect(!heard.value.contains(2))
     }
