@@ -25,6 +25,22 @@ private func fanOut() {
             for value in 0..<sends { emitter.send(value) }
         }
 
+        if subscribers == 1 || subscribers == 100 {
+            // The same subscribers made inside an observation scope, as a component's observers
+            // are: each registers behind the scope's gate, which it looks at before each call.
+            let scoped = ValueEmitter<Int>()
+            let scope = ObservationScope(label: "fan-out")
+            scope.run {
+                for _ in 0..<subscribers { scoped += { blackHole($0) } }
+            }
+            precondition(scope.activeSubscriptionCount == subscribers, "every subscriber joined the scope")
+            Benchmark("Emitters/fan-out N=\(subscribers)/Compose, in a scope", configuration: configuration) {
+                benchmark in
+                for value in 0..<sends { scoped.send(value) }
+                blackHole(scope)
+            }
+        }
+
         let handlers: [(Int) -> Void] = (0..<subscribers).map { _ in { blackHole($0) } }
         Benchmark("Emitters/fan-out N=\(subscribers)/closure loop", configuration: configuration) { benchmark in
             for value in 0..<sends {

@@ -127,7 +127,7 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // Queue unde
             return action
         }
         if action == .waitForTheHolder {
-            RelayStops.waitUntil(holder: { holderThread.load(ordering: .relaxed) }) {
+            RelayStops.waitUntil(holder: { self.holderThread.load(ordering: .relaxed) }) {
                 !self.delivery.state.isDelivering
             }
         }
@@ -181,8 +181,10 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // Queue unde
 enum RelayStops {
     private final class Waits: @unchecked Sendable {  // `waitingFor` is guarded by `condition`.
         let condition = ConditionLock()
-        /// The threads in a stop's wait, each with the holder it waits for.
-        var waitingFor: [UInt: UInt] = [:]
+        /// The threads in a stop's wait, each with what reads the thread holding the role it
+        /// waits for (0 once nobody holds it): read live, since a holder may give the role up
+        /// before the waiting thread wakes.
+        var waitingFor: [UInt: () -> UInt] = [:]
     }
 
     private static let waits = Waits()
@@ -190,12 +192,12 @@ enum RelayStops {
     /// Waits until `isDone`, which turns true when a holder gives the role up after
     /// ``wakeEveryone()``; returns at once if `holder()`, the thread holding the role, waits
     /// for the current thread through the waits of other stops.
-    static func waitUntil(holder: () -> UInt, _ isDone: () -> Bool) {
+    static func waitUntil(holder: @escaping () -> UInt, _ isDone: () -> Bool) {
         let me = ThreadIdentity.current
         waits.condition.withLock {
             while !isDone() {
                 if closesARing(from: holder(), to: me) { break }
-                waits.waitingFor[me] = holder()
+                waits.waitingFor[me] = holder
                 waits.condition.wait()
                 waits.waitingFor[me] = nil
             }
@@ -207,8 +209,8 @@ enum RelayStops {
         var next = start
         for _ in 0...waits.waitingFor.count {
             if next == thread { return true }
-            guard let waited = waits.waitingFor[next] else { return false }
-            next = waited
+            guard next != 0, let holder = waits.waitingFor[next] else { return false }
+            next = holder()
         }
         return false
     }
