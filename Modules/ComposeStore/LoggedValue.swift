@@ -7,24 +7,18 @@
 /// is printed from its mirror instead, in the same shape, with the date as
 /// `FoundationEssentials.Date(timeIntervalSinceReferenceDate: nan)`. Classes are not looked into
 /// (`String(reflecting:)` prints only their type name), nor is a type's own description: a custom
-/// `description` that prints such a date itself still traps.
+/// `description` that prints such a date itself still traps. Values hold no cycles without a
+/// class, so the search reaches every value, however deep.
 ///
 /// This module does not import Foundation, so it recognises a date by its type's name and its
 /// public mirror, one `Double` labelled `timeIntervalSinceReferenceDate`.
-/// `StoreEventLogTests.foundationsDateMirrorsAsTheEventLogExpects` pins both.
+/// `StoreEventLogDateTests.foundationsDateMirrorsAsTheEventLogExpects` pins both.
 enum LoggedValue {
-    /// How deep the search for an unprintable date goes; deeper values print as they are.
-    static let searchDepth = 16
-
     /// The text the event log records for `value`.
     static func describe(_ value: Any) -> String {
-        describe(value, depth: 0)
-    }
-
-    private static func describe(_ value: Any, depth: Int) -> String {
-        guard holdsUnprintableDate(value, depth: depth) else { return String(reflecting: value) }
+        guard holdsUnprintableDate(value) else { return String(reflecting: value) }
         let mirror = Mirror(reflecting: value)
-        let children = mirror.children.map { (label: $0.label, text: describe($0.value, depth: depth + 1)) }
+        let children = mirror.children.map { (label: $0.label, text: describe($0.value)) }
         // A tuple's unlabelled elements mirror with the labels ".0", ".1" and so on.
         let labelled = children.map { child in
             child.label.flatMap { $0.hasPrefix(".") ? nil : "\($0): \(child.text)" } ?? child.text
@@ -38,7 +32,7 @@ enum LoggedValue {
             return "Set([\(children.map(\.text).joined(separator: ", "))])"
         case .dictionary:
             let pairs = mirror.children.map { pair in
-                Mirror(reflecting: pair.value).children.map { describe($0.value, depth: depth + 2) }
+                Mirror(reflecting: pair.value).children.map { describe($0.value) }
                     .joined(separator: ": ")
             }
             return "[\(pairs.joined(separator: ", "))]"
@@ -54,12 +48,11 @@ enum LoggedValue {
     }
 
     /// Whether printing `value` with `String(reflecting:)` would reach a date no calendar holds.
-    private static func holdsUnprintableDate(_ value: Any, depth: Int) -> Bool {
+    private static func holdsUnprintableDate(_ value: Any) -> Bool {
         if isUnprintableDate(value) { return true }
-        guard depth < searchDepth else { return false }
         let mirror = Mirror(reflecting: value)
         guard mirror.displayStyle != .class else { return false }
-        return mirror.children.contains { holdsUnprintableDate($0.value, depth: depth + 1) }
+        return mirror.children.contains { holdsUnprintableDate($0.value) }
     }
 
     /// The type names Foundation's `Date` has on the platforms this package builds for.

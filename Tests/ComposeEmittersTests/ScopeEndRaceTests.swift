@@ -127,6 +127,71 @@ import Testing
         #expect(heard.value.isEmpty)
         #expect(parent.childCount == 0)
     }
+
+    /// A child's last reference is released on one thread (its deinit ends it, waiting for a long
+    /// call of its handler on an actor) while the parent ends on another: the parent's end reaches
+    /// the child being released, so once it has returned, the call in progress has returned and
+    /// no handler of the child is called, even with a value sent before. Were the parent's end to
+    /// skip the child, it would return at once, while the long call runs and a value waits.
+    @Test(.timeLimit(.minutes(2)))
+    func aParentsEndWaitsForAChildBeingReleased() async {
+        let parent = ObservationScope(label: "parent")
+        let long = ValueEmitter<Int>()
+        let queued = ValueEmitter<Int>()
+        let progress = LockedBox<[String]>([])
+        let watcher = ScopeWatcher()
+        let listeners = [ScopeListener(), ScopeListener()]
+        // The box holds the only reference, so the thread that empties it runs the child's deinit.
+        let released = LockedBox<ObservationScope?>(parent.makeChild(label: "released"))
+        watcher.scope = released.value
+        _ = await listeners[0].listen(to: long, in: released.value!) { _ in
+            progress.mutate { $0.append("long in") }
+            usleep(500_000)
+            progress.mutate { $0.append("long out") }
+        }
+        _ = await listeners[1].listen(to: queued, in: released.value!) { value in
+            progress.mutate { $0.append("queued \(value)") }
+            if value == 1 { usleep(200_000) }
+        }
+        long.send(1)
+        #expect(await eventually(timeout: .seconds(10)) { progress.value.contains("long in") })
+        queued.send(1)
+        #expect(await eventually(timeout: .seconds(10)) { progress.value.contains("queued 1") })
+        queued.send(2)  // waits for the second actor
+        startThread { released.mutate { $0 = nil } }  // the deinit ends the child, waiting
+        #expect(await eventually(timeout: .seconds(10)) { watcher.scope == nil })
+        let atTheEnd = LockedBox<[String]?>(nil)
+        startThread {
+            parent.end()
+            atTheEnd.mutate { $0 = progress.value }
+        }
+        #expect(await eventually(timeout: .seconds(20)) { atTheEnd.value != nil })
+        #expect(atTheEnd.value?.contains("long out") == true)
+        for _ in 0..<10 { _ = await listeners[1].calls }  // the second actor has run what waited
+        #expect(progress.value == atTheEnd.value)
+    }
+}
+
+private final class ScopeWatcher: @unchecked Sendable {  // Written before it is read, across awaits.
+    weak var scope: ObservationScope?
+}
+
+/// An actor, on a dispatch queue of its own, with handlers written on it.
+private actor ScopeListener {
+    private nonisolated let executor = QueueExecutor()
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    var calls = 0
+
+    func listen(
+        to emitter: ValueEmitter<Int>, in scope: ObservationScope, _ body: @escaping @Sendable (Int) -> Void
+    ) -> EmitterSubscription {
+        scope.run {
+            emitter += { value in
+                self.calls += 1
+                body(value)
+            }
+        }
+    }
 }
 
 /// An actor, on a dispatch queue of its own, whose handlers end a scope.

@@ -110,4 +110,26 @@ private struct Agenda: AnyState {
         #expect(events.values[1].changes.map(\.new) == ["\(kind).due(\(date))"])
         #expect(events.values[1].changes.map(\.old) == ["\(kind).window(2, until: \(date))"])
     }
+
+    /// However deep the date lies (a reply tree 30 levels down, arrays nested 20 deep), it is
+    /// found: values hold no cycles without a class, so the search has no depth limit.
+    @Test func aDateNoCalendarHoldsIsFoundAtAnyDepth() {
+        let bad = Date(timeIntervalSinceReferenceDate: .nan)
+        let date = "\(String(reflecting: Date.self))(timeIntervalSinceReferenceDate: nan)"
+        let tree = Reply.thread(depth: 30, date: bad)
+        #expect(LoggedValue.describe(tree).contains(date))
+        let nested: [[[[[[[[[[[[[[[[[[[[Date]]]]]]]]]]]]]]]]]]]] = [[[[[[[[[[[[[[[[[[[[bad]]]]]]]]]]]]]]]]]]]]
+        #expect(LoggedValue.describe(nested) == String(repeating: "[", count: 20) + date + String(repeating: "]", count: 20))
+    }
+}
+
+/// A reply with replies: a value tree as deep as a conversation.
+private struct Reply: Sendable {
+    var at: Date? = nil
+    var replies: [Reply] = []
+
+    /// A thread `depth` replies deep, the deepest dated `date`.
+    static func thread(depth: Int, date: Date) -> Reply {
+        depth == 0 ? Reply(at: date) : Reply(replies: [thread(depth: depth - 1, date: date)])
+    }
 }

@@ -36,37 +36,10 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     @TaskLocal
     public static var current: ObservationScope?
 
-    private struct State {
-        var subscriptions: [EmitterSubscription] = []
-        /// When `subscriptions` reaches this size, cancelled ones are swept out, so a long-lived
-        /// scope with a lot of churn does not grow without bound.
-        var sweepThreshold = 64
-        /// The children that have not ended, held weakly: a child is its maker's, like any scope.
-        var children: [ObjectIdentifier: WeakBox<ObservationScope>] = [:]
-
-        /// The children still alive.
-        var liveChildren: [ObservationScope] {
-            children.values.compactMap(\.object)
-        }
-        var isEnded = false
-        /// The gates of the subscriptions being registered in this scope (see ``join(_:_:)``),
-        /// which every `end()` closes.
-        var registering: [RegistrationGate] = []
-
-        /// Keeps `subscription`, sweeping out the settled ones now and then. After the end too:
-        /// every later `end()` cancels it again (and so waits for its handler's call in progress).
-        mutating func keep(_ subscription: EmitterSubscription) {
-            subscriptions.append(subscription)
-            if subscriptions.count >= sweepThreshold {
-                // Only settled ones: a later end() must still wait for a call in progress.
-                subscriptions.removeAll { $0.isSettled }
-                sweepThreshold = max(64, subscriptions.count * 2)
-            }
-        }
-    }
-
-    private let state = LockedState(State())
-    private weak let parent: ObservationScope?
+    /// What the scope owns and how it ends. A parent keeps its children's cores, not the
+    /// children: a child released first ends (its deinit ends its core), and a parent's end
+    /// reaches a child's core whatever the child object's state, its deinit included.
+    let core: ScopeCore
 
     /// A name for debugging, such as the component type.
     public let label: String?
@@ -78,8 +51,7 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     ///   - parent: A scope whose end also ends this one. If it has already ended, so has this one.
     public init(label: String? = nil, parent: ObservationScope? = nil) {
         self.label = label
-        self.parent = parent
-        parent?.attach(self)
+        self.core = ScopeCore(parent: parent?.core)
     }
 
     deinit {
@@ -127,16 +99,7 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     ///
     /// - Complexity: Amortized O(1).
     public func adopt(_ subscription: EmitterSubscription) {
-        if !accept(subscription) { subscription.cancel() }
-    }
-
-    /// Adds `subscription` unless the scope has ended; `false` if it has.
-    private func accept(_ subscription: EmitterSubscription) -> Bool {
-        withState { state in
-            guard !state.isEnded else { return false }
-            state.keep(subscription)
-            return true
-        }
+        core.adopt(subscription)
     }
 
     /// Registers `subscriber` with `register` and makes the subscription part of ``current``, if
@@ -160,28 +123,7 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         _ subscriber: IsolatedSubscriber<Value>,
         _ register: (IsolatedSubscriber<Value>) -> EmitterSubscription
     ) -> EmitterSubscription {
-        let gate = RegistrationGate(stopping: subscriber.relay)
-        let isOpen = withState { state in
-            guard !state.isEnded else { return false }
-            state.registering.append(gate)
-            return true
-        }
-        guard isOpen else {
-            let nothing = EmitterSubscription(onCancel: {})
-            nothing.cancel()
-            return nothing
-        }
-        let subscription = register(subscriber.gated(by: gate))
-        let isEnded = withState { state in
-            if let index = state.registering.firstIndex(where: { $0 === gate }) {
-                state.registering.swapAt(index, state.registering.count - 1)
-                state.registering.removeLast()
-            }
-            state.keep(subscription)
-            return state.isEnded
-        }
-        if isEnded { subscription.cancel() }
-        return subscription
+        core.join(subscriber, register)
     }
 
     /// Cancels every subscription of this scope and ends its child scopes. Idempotent.
@@ -204,71 +146,38 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     ///
     /// - Complexity: O(*n*) in the number of subscriptions and descendants.
     public func end() {
-        let owned = withState { state in
-            let isFirst = !state.isEnded
-            state.isEnded = true
-            return (
-                subscriptions: state.subscriptions, registering: state.registering,
-                children: state.liveChildren, isFirst: isFirst
-            )
-        }
-        for gate in owned.registering { gate.close() }
-        for subscription in owned.subscriptions { subscription.cancel() }
-        for child in owned.children { child.end() }
-        if owned.isFirst { parent?.detach(self) }
+        core.end()
     }
 
     /// Whether ``end()`` has been called.
     public var isEnded: Bool {
-        withState { $0.isEnded }
+        core.isEnded
     }
 
     /// The subscriptions of this scope and its descendants that are still active.
     ///
     /// A leak check: after a scope ends, this is zero.
     public var activeSubscriptionCount: Int {
-        let (own, children) = withState { state in
-            (state.subscriptions.count { !$0.isCancelled }, state.liveChildren)
-        }
-        return children.reduce(own) { $0 + $1.activeSubscriptionCount }
+        core.activeSubscriptionCount
     }
 
     /// How many subscriptions are being registered in this scope: what a test reads to know that
     /// an end overlaps a registration.
     var registeringCount: Int {
-        withState { $0.registering.count }
+        core.registeringCount
     }
 
     /// The subscriptions held, cancelled ones included, until the next sweep.
     var retainedSubscriptionCount: Int {
-        withState { $0.subscriptions.count }
+        core.retainedSubscriptionCount
     }
 
     /// The number of child scopes that have not ended.
     public var childCount: Int {
-        withState { $0.liveChildren.count }
+        core.childCount
     }
 
     public var description: String {
         "ObservationScope(\(label ?? "unnamed"))"
-    }
-
-    private func attach(_ child: ObservationScope) {
-        let accepted = withState { state in
-            guard !state.isEnded else { return false }
-            state.children[ObjectIdentifier(child)] = WeakBox(child)
-            return true
-        }
-        if !accepted { child.end() }
-    }
-
-    private func detach(_ child: ObservationScope) {
-        let removed = withState { $0.children.removeValue(forKey: ObjectIdentifier(child)) }
-        _ = removed
-    }
-
-    /// Runs `body` on the state under the lock; `body` must not block or call user code.
-    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        state.withLock(body)
     }
 }

@@ -1,0 +1,150 @@
+import ComposeMachinery
+
+/// What an ``ObservationScope`` owns, and how it ends: its subscriptions, the gates of the
+/// registrations under way, and its children's cores.
+///
+/// A scope's parent keeps this core, not the scope: releasing a child scope ends it (the scope's
+/// deinit ends its core), while a parent's end still reaches the core of a child being released
+/// at that moment and waits as the child's own end does.
+final class ScopeCore: Sendable {
+    private struct State {
+        var subscriptions: [EmitterSubscription] = []
+        /// When `subscriptions` reaches this size, cancelled ones are swept out, so a long-lived
+        /// scope with a lot of churn does not grow without bound.
+        var sweepThreshold = 64
+        /// The cores of the children that have not ended (a child detaches as it ends).
+        var children: [ObjectIdentifier: ScopeCore] = [:]
+        var isEnded = false
+        /// The gates of the subscriptions being registered in this scope (see ``ObservationScope/join(_:_:)``),
+        /// which every `end()` closes.
+        var registering: [RegistrationGate] = []
+
+        /// Keeps `subscription`, sweeping out the settled ones now and then. After the end too:
+        /// every later `end()` cancels it again (and so waits for its handler's call in progress).
+        mutating func keep(_ subscription: EmitterSubscription) {
+            subscriptions.append(subscription)
+            if subscriptions.count >= sweepThreshold {
+                // Only settled ones: a later end() must still wait for a call in progress.
+                subscriptions.removeAll { $0.isSettled }
+                sweepThreshold = max(64, subscriptions.count * 2)
+            }
+        }
+    }
+
+    private let state = LockedState(State())
+    private weak let parent: ScopeCore?
+
+    init(parent: ScopeCore?) {
+        self.parent = parent
+        parent?.attach(self)
+    }
+
+    /// ``ObservationScope/adopt(_:)``.
+    func adopt(_ subscription: EmitterSubscription) {
+        if !accept(subscription) { subscription.cancel() }
+    }
+
+    /// Adds `subscription` unless the scope has ended; `false` if it has.
+    private func accept(_ subscription: EmitterSubscription) -> Bool {
+        withState { state in
+            guard !state.isEnded else { return false }
+            state.keep(subscription)
+            return true
+        }
+    }
+
+    /// ``ObservationScope/join(_:_:)``: registers behind a gate unless the scope has ended.
+    func join<Value>(
+        _ subscriber: IsolatedSubscriber<Value>,
+        _ register: (IsolatedSubscriber<Value>) -> EmitterSubscription
+    ) -> EmitterSubscription {
+        let gate = RegistrationGate(stopping: subscriber.relay)
+        let isOpen = withState { state in
+            guard !state.isEnded else { return false }
+            state.registering.append(gate)
+            return true
+        }
+        guard isOpen else {
+            let nothing = EmitterSubscription(onCancel: {})
+            nothing.cancel()
+            return nothing
+        }
+        let subscription = register(subscriber.gated(by: gate))
+        let isEnded = withState { state in
+            if let index = state.registering.firstIndex(where: { $0 === gate }) {
+                state.registering.swapAt(index, state.registering.count - 1)
+                state.registering.removeLast()
+            }
+            state.keep(subscription)
+            return state.isEnded
+        }
+        if isEnded { subscription.cancel() }
+        return subscription
+    }
+
+    /// ``ObservationScope/end()``.
+    func end() {
+        let owned = withState { state in
+            let isFirst = !state.isEnded
+            state.isEnded = true
+            return (
+                subscriptions: state.subscriptions, registering: state.registering,
+                children: Array(state.children.values), isFirst: isFirst
+            )
+        }
+        for gate in owned.registering { gate.close() }
+        for subscription in owned.subscriptions { subscription.cancel() }
+        for child in owned.children { child.end() }
+        if owned.isFirst { parent?.detach(self) }
+    }
+
+    /// Whether ``ObservationScope/end()`` has been called.
+    var isEnded: Bool {
+        withState { $0.isEnded }
+    }
+
+    /// The subscriptions of this scope and its descendants that are still active.
+    ///
+    /// A leak check: after a scope ends, this is zero.
+    var activeSubscriptionCount: Int {
+        let (own, children) = withState { state in
+            (state.subscriptions.count { !$0.isCancelled }, Array(state.children.values))
+        }
+        return children.reduce(own) { $0 + $1.activeSubscriptionCount }
+    }
+
+    /// How many subscriptions are being registered in this scope: what a test reads to know that
+    /// an end overlaps a registration.
+    var registeringCount: Int {
+        withState { $0.registering.count }
+    }
+
+    /// The subscriptions held, cancelled ones included, until the next sweep.
+    var retainedSubscriptionCount: Int {
+        withState { $0.subscriptions.count }
+    }
+
+    /// The number of child scopes that have not ended.
+    var childCount: Int {
+        withState { $0.children.count }
+    }
+
+    private func attach(_ child: ScopeCore) {
+        let accepted = withState { state in
+            guard !state.isEnded else { return false }
+            state.children[ObjectIdentifier(child)] = child
+            return true
+        }
+        if !accepted { child.end() }
+    }
+
+    private func detach(_ child: ScopeCore) {
+        let removed = withState { $0.children.removeValue(forKey: ObjectIdentifier(child)) }
+        _ = removed
+    }
+
+    /// Runs `body` on the state under the lock; `body` must not block or call user code.
+    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        state.withLock(body)
+    }
+}
