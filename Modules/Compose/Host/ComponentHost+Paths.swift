@@ -48,7 +48,7 @@ extension ComponentHost {
         /// The router's new stack; `nil`: back to its root.
         let routes: [Route]?
         /// The dynamic components and instances to create first.
-        let creations: [@Sendable () -> Void]
+        let creations: [() -> Void]
     }
 
     /// Works out every router's new stack and what must be created, and checks that each router
@@ -66,7 +66,7 @@ extension ComponentHost {
             }
             let current = router.routes
             var routes: [Route] = []
-            var creations: [@Sendable () -> Void] = []
+            var creations: [() -> Void] = []
             var created: Set<Route> = []
             var shown: Any?
             for (offset, element) in group.enumerated() {

@@ -1,9 +1,12 @@
 import Foundation
 
 /// A routable target created at run time from a screen's arguments: `DynamicComponent`.
-public protocol DynamicRoutable: Routable, Sendable {
+///
+/// Not `Sendable`, so that a main-actor app's component, whose conformance is isolated to the
+/// main actor, can be its `Made` in a navigator's declaration (see ``Destination``).
+public protocol DynamicRoutable: Routable {
     /// What is created: the component.
-    associatedtype Made: Sendable
+    associatedtype Made
     /// Creates the target's content.
     func create(_ made: Made)
     /// The created content, if any.
@@ -12,9 +15,9 @@ public protocol DynamicRoutable: Routable, Sendable {
 
 /// A routable target of many instances, each created from a screen's arguments:
 /// `InstanceComponent`.
-public protocol InstanceRoutable: Routable, Sendable {
+public protocol InstanceRoutable: Routable {
     /// What each instance is: the component.
-    associatedtype Made: Sendable
+    associatedtype Made
     /// Creates an instance; returns its id.
     func create(_ made: Made) -> UUID
     /// Creates an instance with the id `id`, chosen beforehand (a deep link plans its routes
@@ -30,7 +33,14 @@ public protocol InstanceRoutable: Routable, Sendable {
 ///
 /// Made by ``Navigator/screen(_:route:nesting:)`` and its overloads; the component host
 /// applies it.
-public struct Destination: @unchecked Sendable {  // Closures and metatypes, immutable.
+///
+/// Its closures use the target's conformance (`DynamicComponent<Note>` creating a `Note`), which
+/// in a main-actor app target is isolated to the main actor (`Note: Component` there), so they
+/// are not `@Sendable`: a navigator is shared freely, and its routes are followed where the host
+/// runs, on the main actor in such an app. `DynamicRoutable` and `InstanceRoutable` do not
+/// require `Sendable` for the same reason: a `Sendable` generic parameter refuses an isolated
+/// conformance (`MainActorNavigatorTests`).
+public struct Destination: @unchecked Sendable {  // Immutable; closures run where the host runs.
     /// The owner's type.
     package let owner: ObjectIdentifier
     package let ownerName: String
@@ -42,11 +52,11 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
     /// Plans what the screen needs in `owner` (a value of the owner's type) without changing
     /// anything: the route to push, the component it will show, and the creation to perform
     /// when the whole path has been checked.
-    package let prepare: @Sendable (_ owner: Any, _ screen: any Screen) throws -> Prepared
+    package let prepare: (_ owner: Any, _ screen: any Screen) throws -> Prepared
     /// The screen standing for `route` on `owner`'s router, if one can be told.
-    package let readScreen: @Sendable (_ owner: Any, _ route: Route) -> (any Screen)?
+    package let readScreen: (_ owner: Any, _ route: Route) -> (any Screen)?
     /// The component `route` shows in `owner` (for following the path to nested routers).
-    package let shown: @Sendable (_ owner: Any, _ route: Route) -> Any?
+    package let shown: (_ owner: Any, _ route: Route) -> Any?
 
     /// A screen's route, planned: nothing is created until ``create`` runs.
     package struct Prepared: @unchecked Sendable {  // The component shown is Sendable.
@@ -55,7 +65,7 @@ public struct Destination: @unchecked Sendable {  // Closures and metatypes, imm
         package let shown: Any?
         /// Creates the dynamic component or instance the route leads to; `nil` for a stored
         /// component.
-        package let create: (@Sendable () -> Void)?
+        package let create: (() -> Void)?
     }
 
     /// A route to a component stored in the owner.
