@@ -17,9 +17,12 @@ import Testing
         #expect(
             MemoryLayout<@isolated(any) @Sendable (Int, String) -> Void>.size
                 == MemoryLayout<@Sendable (Int, String) -> Void>.size)
+        #expect(
+            MemoryLayout<@isolated(any) @Sendable (Int) throws -> String>.size
+                == MemoryLayout<@Sendable (Int) throws -> String>.size)
     }
 
-    @Test func theSynchronousCallReachesTheClosureWithItsCaptures() {
+    @Test func theSynchronousCallReachesTheClosureWithItsCaptures() throws {
         let recorder = Recorder<String>()
         let prefix = "value "
         let value = AssumedIsolation<Int> { value in recorder.record(prefix + String(value)) }
@@ -35,6 +38,12 @@ import Testing
         var counter = 10
         AssumedIsolationInout<Int> { $0 += Int(prefix.count) }.callAssumingIsolation(&counter)
         #expect(counter == 16)
+        let made = AssumedIsolationThrowing<Int, String> { number in
+            guard number >= 0 else { throw Refused() }
+            return prefix + String(number)
+        }
+        #expect(try made.callAssumingIsolation(5) == "value 5")
+        #expect(throws: Refused.self) { try made.callAssumingIsolation(-1) }
         #expect(recorder.values == ["value 42", "value 43", "signal", "1 -", "2 two true"])
     }
 
@@ -57,9 +66,21 @@ import Testing
         #endif
     }
 
+    /// The same for a function that returns a value and may throw.
+    @Test func aDebugBuildTrapsWhenAnIsolatedThrowingFunctionIsCalledOffItsActor() async {
+        #if DEBUG
+        await #expect(processExitsWith: .failure) {
+            let isolated = AssumedIsolationThrowing<Int, Int> { @MainActor value in value }
+            _ = await Task.detached { try? isolated.callAssumingIsolation(1) }.value
+        }
+        #endif
+    }
+
     @Test func aNonisolatedFunctionIsRefusedWhereAnIsolatedOneIsExpected() async {
         await #expect(processExitsWith: .failure) {
             _ = AssumedIsolation<Int> { @MainActor _ in }.nonisolatedFunction
         }
     }
 }
+
+private struct Refused: Error {}

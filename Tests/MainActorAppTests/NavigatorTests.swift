@@ -39,8 +39,18 @@ struct NoteComponent: Component {
     }
 }
 
+/// A component with an initialiser of its own: in this target it is main-actor isolated, so a
+/// `make:` closure calling it must run on the main actor (it takes the isolation it is written in).
 struct PageComponent: Component {
     let number: Int
+    let opened: String
+
+    init(number: Int) {
+        self.number = number
+        AppLog.shared.record("page \(number) made")
+        opened = "page \(number)"
+    }
+
     var observers: Void { None }
 }
 
@@ -53,16 +63,19 @@ struct NotesApp: RouterComponent {
     var observers: Void { None }
 }
 
-let notesNavigator: Navigator = .screen(
-    NotesHomeScreen.self, route: \NotesApp.home,
-    nesting: .anyOf(
-        .screen(NotesSettingsScreen.self, route: \NotesApp.settings),
-        .screen(NoteScreen.self, route: \NotesApp.note, make: { NoteComponent(id: $0.id) }, read: { NoteScreen(id: $0.id) }),
-        .screen(
-            PageScreen.self, route: \NotesApp.pages, make: { PageComponent(number: $0.number) },
-            read: { PageScreen(number: $0.number) })
+/// In a computed property (or a function), closures take the main actor from the code around them.
+var notesNavigator: Navigator {
+    .screen(
+        NotesHomeScreen.self, route: \NotesApp.home,
+        nesting: .anyOf(
+            .screen(NotesSettingsScreen.self, route: \NotesApp.settings),
+            .screen(NoteScreen.self, route: \NotesApp.note, make: { NoteComponent(id: $0.id) }, read: { NoteScreen(id: $0.id) }),
+            .screen(
+                PageScreen.self, route: \NotesApp.pages, make: { PageComponent(number: $0.number) },
+                read: { PageScreen(number: $0.number) })
+        )
     )
-)
+}
 
 @Suite struct MainActorNavigatorTests {
     @Test func deepLinksOpenStoredDynamicAndInstanceRoutes() throws {
@@ -77,12 +90,27 @@ let notesNavigator: Navigator = .screen(
 
         try host.open("/home/page?number=3", with: notesNavigator)
         #expect(host.root.pages.ids.count == 1)
+        #expect(AppLog.shared.lines.contains("page 3 made"))
         #expect(try host.routingPath(with: notesNavigator).description == "/home/page?number=3")
         #expect(!host.root.note.isCreated)  // its route went: destroyed
 
         try host.open("/home/settings", with: notesNavigator)
         #expect(host.visibleIDs == ["NotesApp", "NotesApp/settings"])
         #expect(try host.routingPath(with: notesNavigator).description == "/home/settings")
+        host.unmount()
+    }
+}
+
+/// A navigator in a global `let`: Swift runs a global's initialiser outside any actor, so its
+/// closures are nonisolated unless marked; one calling a main-actor initialiser says `@MainActor`.
+let pagesNavigator: Navigator = .screen(
+    PageScreen.self, route: \NotesApp.pages, make: { @MainActor in PageComponent(number: $0.number) })
+
+extension MainActorNavigatorTests {
+    @Test func aGlobalNavigatorsMainActorMakeRunsOnTheMainActor() throws {
+        let host = ComponentHost(NotesApp())
+        try host.open("/page?number=5", with: pagesNavigator)
+        #expect(AppLog.shared.lines.contains("page 5 made"))
         host.unmount()
     }
 }

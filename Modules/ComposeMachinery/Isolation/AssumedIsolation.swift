@@ -184,3 +184,50 @@ struct IsolatedAnyPackFunction<each Value> {
 struct NonisolatedPackFunction<each Value> {
     @usableFromInline let function: @Sendable (repeat each Value) -> Void
 }
+
+/// A function that returns a value and may throw (a navigator's `make:`), kept for synchronous
+/// calls where its isolation holds; see ``AssumedIsolation``.
+@frozen
+@usableFromInline
+package struct AssumedIsolationThrowing<Argument, Result>: @unchecked Sendable {  // Immutable.
+    @usableFromInline package let isolation: (any Actor)?
+    @usableFromInline let function: @Sendable (Argument) throws -> Result
+
+    @inlinable
+    package init(_ function: @escaping @isolated(any) @Sendable (Argument) throws -> Result) {
+        isolation = function.isolation
+        self.function =
+            unsafeBitCast(
+                IsolatedAnyThrowingFunction(function), to: NonisolatedThrowingFunction<Argument, Result>.self
+            ).function
+    }
+
+    /// A function made of one that was kept here: `function` calls
+    /// ``callAssumingIsolation(_:)`` of an ``AssumedIsolationThrowing`` whose isolation is
+    /// `isolation`.
+    @inlinable
+    package init(isolation: (any Actor)?, function: @escaping @Sendable (Argument) throws -> Result) {
+        self.isolation = isolation
+        self.function = function
+    }
+
+    /// Calls the function; see ``AssumedIsolation/callAssumingIsolation(_:)``.
+    @inlinable
+    package func callAssumingIsolation(_ argument: Argument) throws -> Result {
+        #if DEBUG
+        if let isolation { AssumedIsolation<Void>.confirm(isolation) }
+        #endif
+        return try function(argument)
+    }
+}
+
+@usableFromInline
+struct IsolatedAnyThrowingFunction<Argument, Result> {
+    @usableFromInline let function: @isolated(any) @Sendable (Argument) throws -> Result
+    @inlinable init(_ function: @escaping @isolated(any) @Sendable (Argument) throws -> Result) { self.function = function }
+}
+
+@usableFromInline
+struct NonisolatedThrowingFunction<Argument, Result> {
+    @usableFromInline let function: @Sendable (Argument) throws -> Result
+}

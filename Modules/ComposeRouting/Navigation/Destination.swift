@@ -1,3 +1,4 @@
+import ComposeMachinery
 import Foundation
 
 /// A routable target created at run time from a screen's arguments: `DynamicComponent`.
@@ -87,8 +88,8 @@ public struct Destination: @unchecked Sendable {  // Immutable; closures run whe
     static func dynamic<S: Screen, Owner, Target: DynamicRoutable>(
         _: S.Type,
         _ keyPath: KeyPath<Owner, Target>,
-        make: @escaping @Sendable (S) throws -> Target.Made,
-        read: (@Sendable (Target.Made) -> S)?
+        make: AssumedIsolationThrowing<S, Target.Made>,
+        read: AssumedIsolationThrowing<Target.Made, S>?
     ) -> Destination {
         let location = locate(keyPath)
         let route = Route(keyPath: keyPath, instance: nil, location: location)
@@ -96,13 +97,13 @@ public struct Destination: @unchecked Sendable {  // Immutable; closures run whe
         return Destination(
             owner: ObjectIdentifier(Owner.self), ownerName: "\(Owner.self)", location: location, shownType: Target.Made.self,
             prepare: { owner, screen in
-                let made = try make(screen as! S)
+                let made = try make.callAssumingIsolation(screen as! S)
                 let target = (owner as! Owner)[keyPath: shared.keyPath]
                 return Prepared(route: route, shown: made, create: { target.create(made) })
             },
             readScreen: { owner, _ in
                 guard let read, let made = (owner as? Owner)?[keyPath: shared.keyPath].created else { return nil }
-                return read(made)
+                return try? read.callAssumingIsolation(made)
             },
             shown: { owner, _ in (owner as? Owner)?[keyPath: shared.keyPath].created }
         )
@@ -112,15 +113,15 @@ public struct Destination: @unchecked Sendable {  // Immutable; closures run whe
     static func instance<S: Screen, Owner, Target: InstanceRoutable>(
         _: S.Type,
         _ keyPath: KeyPath<Owner, Target>,
-        make: @escaping @Sendable (S) throws -> Target.Made,
-        read: (@Sendable (Target.Made) -> S)?
+        make: AssumedIsolationThrowing<S, Target.Made>,
+        read: AssumedIsolationThrowing<Target.Made, S>?
     ) -> Destination {
         let location = locate(keyPath)
         let shared = SharedKeyPath(keyPath: keyPath)
         return Destination(
             owner: ObjectIdentifier(Owner.self), ownerName: "\(Owner.self)", location: location, shownType: Target.Made.self,
             prepare: { owner, screen in
-                let made = try make(screen as! S)
+                let made = try make.callAssumingIsolation(screen as! S)
                 let target = (owner as! Owner)[keyPath: shared.keyPath]
                 let id = UUID()
                 return Prepared(
@@ -134,7 +135,7 @@ public struct Destination: @unchecked Sendable {  // Immutable; closures run whe
                 else {
                     return nil
                 }
-                return read(made)
+                return try? read.callAssumingIsolation(made)
             },
             shown: { owner, route in route.instance.flatMap { (owner as? Owner)?[keyPath: shared.keyPath].instance(for: $0) } }
         )

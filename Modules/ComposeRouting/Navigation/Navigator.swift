@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 /// The set of valid routing paths, declared in one place, and where each screen is shown.
 ///
 /// ```swift
@@ -63,14 +65,18 @@ public struct Navigator: Sendable {
     /// `make` may refuse the screen by throwing (an entity the screen names does not exist):
     /// navigation then fails with a ``DeepLinkError`` of reason
     /// ``DeepLinkError/Reason/refused(screen:reason:)`` naming the segment, and nothing changes.
+    ///
+    /// `make` and `read` take the isolation of the code they are written in (main-actor code in
+    /// an app target), and are called there: the host follows a path on the actor its
+    /// components belong to. Debug builds trap, naming the actor, if one is called off it.
     public static func screen<S: Screen, Owner, Target: DynamicRoutable>(
         _ type: S.Type,
         route: KeyPath<Owner, Target>,
-        make: @escaping @Sendable (S) throws -> Target.Made,
-        read: (@Sendable (Target.Made) -> S)? = nil,
+        @_inheritActorContext make: @escaping @isolated(any) @Sendable (S) throws -> Target.Made,
+        @_inheritActorContext read: (@isolated(any) @Sendable (Target.Made) -> S)? = nil,
         nesting: Navigator? = nil
     ) -> Navigator {
-        Navigator(.screen(type: type, destination: .dynamic(S.self, route, make: make, read: read), nesting: nesting))
+        dynamicScreen(type, route: route, make: AssumedIsolationThrowing(make), read: read.map(reader), nesting: nesting)
     }
 
     /// A screen shown by creating the dynamic component `find` gives for the screen, and routing
@@ -79,25 +85,36 @@ public struct Navigator: Sendable {
     public static func screen<S: Screen, Owner, Target: DynamicRoutable>(
         _ type: S.Type,
         route: KeyPath<Owner, Target>,
-        find: @escaping @Sendable (S) -> Target.Made?,
-        read: (@Sendable (Target.Made) -> S)? = nil,
+        @_inheritActorContext find: @escaping @isolated(any) @Sendable (S) -> Target.Made?,
+        @_inheritActorContext read: (@isolated(any) @Sendable (Target.Made) -> S)? = nil,
         nesting: Navigator? = nil
     ) -> Navigator {
-        screen(type, route: route, make: { screen in try found(find(screen), for: screen) }, read: read, nesting: nesting)
+        dynamicScreen(type, route: route, make: finder(find), read: read.map(reader), nesting: nesting)
+    }
+
+    private static func dynamicScreen<S: Screen, Owner, Target: DynamicRoutable>(
+        _ type: S.Type,
+        route: KeyPath<Owner, Target>,
+        make: AssumedIsolationThrowing<S, Target.Made>,
+        read: AssumedIsolationThrowing<Target.Made, S>?,
+        nesting: Navigator?
+    ) -> Navigator {
+        Navigator(.screen(type: type, destination: .dynamic(S.self, route, make: make, read: read), nesting: nesting))
     }
 
     /// A screen shown by creating an instance of the instance component at `route` from the
     /// screen (`make`) and routing to it. `read` gives the screen back from an instance.
     ///
-    /// `make` may refuse the screen by throwing; see the dynamic component's overload.
+    /// `make` may refuse the screen by throwing; see the dynamic component's overload, also for
+    /// where `make` and `read` are called.
     public static func screen<S: Screen, Owner, Target: InstanceRoutable>(
         _ type: S.Type,
         route: KeyPath<Owner, Target>,
-        make: @escaping @Sendable (S) throws -> Target.Made,
-        read: (@Sendable (Target.Made) -> S)? = nil,
+        @_inheritActorContext make: @escaping @isolated(any) @Sendable (S) throws -> Target.Made,
+        @_inheritActorContext read: (@isolated(any) @Sendable (Target.Made) -> S)? = nil,
         nesting: Navigator? = nil
     ) -> Navigator {
-        Navigator(.screen(type: type, destination: .instance(S.self, route, make: make, read: read), nesting: nesting))
+        instanceScreen(type, route: route, make: AssumedIsolationThrowing(make), read: read.map(reader), nesting: nesting)
     }
 
     /// A screen shown by creating an instance from what `find` gives for the screen; `nil`
@@ -105,11 +122,38 @@ public struct Navigator: Sendable {
     public static func screen<S: Screen, Owner, Target: InstanceRoutable>(
         _ type: S.Type,
         route: KeyPath<Owner, Target>,
-        find: @escaping @Sendable (S) -> Target.Made?,
-        read: (@Sendable (Target.Made) -> S)? = nil,
+        @_inheritActorContext find: @escaping @isolated(any) @Sendable (S) -> Target.Made?,
+        @_inheritActorContext read: (@isolated(any) @Sendable (Target.Made) -> S)? = nil,
         nesting: Navigator? = nil
     ) -> Navigator {
-        screen(type, route: route, make: { screen in try found(find(screen), for: screen) }, read: read, nesting: nesting)
+        instanceScreen(type, route: route, make: finder(find), read: read.map(reader), nesting: nesting)
+    }
+
+    private static func instanceScreen<S: Screen, Owner, Target: InstanceRoutable>(
+        _ type: S.Type,
+        route: KeyPath<Owner, Target>,
+        make: AssumedIsolationThrowing<S, Target.Made>,
+        read: AssumedIsolationThrowing<Target.Made, S>?,
+        nesting: Navigator?
+    ) -> Navigator {
+        Navigator(.screen(type: type, destination: .instance(S.self, route, make: make, read: read), nesting: nesting))
+    }
+
+    /// `read`, kept for synchronous calls where it was written.
+    private static func reader<S: Screen, Made>(
+        _ read: @escaping @isolated(any) @Sendable (Made) -> S
+    ) -> AssumedIsolationThrowing<Made, S> {
+        AssumedIsolationThrowing(read)
+    }
+
+    /// `find` as a `make` that refuses the screen when `find` gives `nil`.
+    private static func finder<S: Screen, Made>(
+        _ find: @escaping @isolated(any) @Sendable (S) -> Made?
+    ) -> AssumedIsolationThrowing<S, Made> {
+        let kept = AssumedIsolationThrowing<S, Made?>(find)
+        return AssumedIsolationThrowing(isolation: kept.isolation) { screen in
+            try found(kept.callAssumingIsolation(screen), for: screen)
+        }
     }
 
     /// What `find` gave, or the refusal of a screen it found nothing for.
