@@ -15,7 +15,10 @@ import Synchronization
 ///
 /// ## Guarantees
 /// - `cancel()` is idempotent and thread-safe.
-/// - Once `cancel()` has returned, no send that starts afterwards reaches the handler.
+/// - Once `cancel()` has returned, no send that starts afterwards reaches the handler: any
+///   `cancel()`, a later one made while the first is still under way on another thread too. (A
+///   subscription made with ``init(onCancel:)`` promises what its `onCancel` does: a later
+///   `cancel()` of it returns at once.)
 /// - A handler cancelled while a value is being delivered (by itself, or by another handler) is
 ///   not called for the rest of that delivery; one cancelled by another thread meanwhile may still
 ///   be called once by the delivery in progress (the delivering thread looks at the cancellation

@@ -87,6 +87,39 @@ import Testing
         }
         #expect(handler.exited.isRaised)
     }
+
+    /// A second `cancel()` of a nonisolated handler, made while the first is held up before it
+    /// removes the registration (the emitter's lock is held meanwhile), returns no sooner than
+    /// the registration is gone: a send once it has returned reaches nobody.
+    @Test(.timeLimit(.minutes(2)))
+    func aSecondCancelReturnsNoSoonerThanTheRegistrationIsGone() async {
+        let emitter = ValueEmitter<Int>()
+        let heard = LockedBox<[Int]>([])
+        let subscription = emitter += { value in heard.mutate { $0.append(value) } }
+        let lockHeld = Flag()
+        let release = Flag()
+        let secondReturned = LockedBox<Bool?>(nil)  // whether the lock was still held then
+        startThread {
+            emitter.core.state.withLock { _ in
+                lockHeld.raise()
+                let deadline = ContinuousClock.now + .seconds(20)
+                while !release.isRaised, ContinuousClock.now < deadline { usleep(100) }
+            }
+        }
+        #expect(await eventually(timeout: .seconds(20)) { lockHeld.isRaised })
+        startThread { subscription.cancel() }  // sets the flag, then waits for the lock
+        #expect(await eventually(timeout: .seconds(20)) { subscription.isCancelled })
+        startThread {
+            subscription.cancel()
+            secondReturned.mutate { $0 = !release.isRaised }
+            emitter.send(1)
+        }
+        usleep(50_000)  // a second cancel that returned at once would have by now
+        release.raise()
+        #expect(await eventually(timeout: .seconds(20)) { secondReturned.value != nil })
+        #expect(secondReturned.value == false, "the second cancel returned while the lock was held")
+        #expect(heard.value.isEmpty)
+    }
 }
 
 /// A scope lets go of a cancelled subscription (its sweep, every 64 adoptions) only once no call

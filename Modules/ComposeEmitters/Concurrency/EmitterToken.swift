@@ -16,9 +16,10 @@ package final class EmitterToken: EmitterSubscription, @unchecked Sendable {
         super.init(payload: handle)
     }
 
-    /// Removes the entry the first time; removing it waits for nobody.
+    /// Removes the entry, at every cancel: a later one, made while the first is still on its way
+    /// to the core's lock on another thread, returns no sooner than the entry is gone (removing
+    /// it again finds nothing). Removing it waits for nobody.
     override func didCancel(first: Bool) {
-        guard first else { return }
         let handle = unsafeDowncast(payload.unsafelyUnwrapped, to: RegistryHandle.self)
         if let registry = handle.registry.retainIfAlive() { handle.remove(registry, self) }
     }
@@ -44,8 +45,8 @@ package final class RegistryHandle: Sendable {
 /// What a ``RemovingSubscription`` removes its registration from.
 @usableFromInline
 package protocol RegistrationOwner: AnyObject, Sendable {
-    /// Removes `registration`, made on this owner. Called once, when its subscription is
-    /// cancelled.
+    /// Removes `registration`, made on this owner, and marks it so that a delivery under way
+    /// skips it. Called at every cancel of its subscription: a second call finds nothing to do.
     func removeRegistration(_ registration: AnyObject)
 }
 
@@ -67,9 +68,9 @@ package final class RemovingSubscription<Owner: RegistrationOwner>: EmitterSubsc
         super.init(payload: registration)
     }
 
-    /// Removes the registration the first time; removing it waits for nobody.
+    /// Removes the registration, at every cancel, as ``EmitterToken`` does (the owner's removal
+    /// finds nothing the second time). Removing it waits for nobody.
     override func didCancel(first: Bool) {
-        guard first else { return }
         if let owner = owner.retainIfAlive() { owner.removeRegistration(payload.unsafelyUnwrapped) }
     }
 }

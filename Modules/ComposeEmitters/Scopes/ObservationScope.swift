@@ -137,7 +137,9 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     /// made later are never registered.
     ///
     /// Every call does the whole work, so a call made while another thread's is still under way
-    /// returns no sooner than the first would. Like `cancel()`, an `end()` made on another thread
+    /// returns no sooner than the first would, except for a subscription made with
+    /// ``EmitterSubscription/init(onCancel:)`` (a custom emitter's), whose later cancel returns
+    /// at once while its `onCancel` runs on another thread. Like `cancel()`, an `end()` made on another thread
     /// while a handler of the scope runs on its actor waits for that call to return, so such a
     /// handler must not wait for a thread that ends its scope; a handler may end its own scope
     /// (its call in progress is its last). The scope keeps a cancelled subscription until it is
@@ -156,7 +158,8 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
 
     /// The subscriptions of this scope and its descendants that are still active.
     ///
-    /// A leak check: after a scope ends, this is zero.
+    /// A leak check: after a scope ends, this is zero once the registrations under way at its end
+    /// have returned (each cancels its subscription as it returns).
     public var activeSubscriptionCount: Int {
         core.activeSubscriptionCount
     }
