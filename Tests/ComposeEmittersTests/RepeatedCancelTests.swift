@@ -98,25 +98,27 @@ import Testing
         let subscription = emitter += { value in heard.mutate { $0.append(value) } }
         let lockHeld = Flag()
         let release = Flag()
+        let unlocking = Flag()  // raised under the lock, just before it is let go
         let secondReturned = LockedBox<Bool?>(nil)  // whether the lock was still held then
         startThread {
             emitter.core.state.withLock { _ in
                 lockHeld.raise()
-                let deadline = ContinuousClock.now + .seconds(20)
+                let deadline = ContinuousClock.now + .seconds(120)
                 while !release.isRaised, ContinuousClock.now < deadline { usleep(100) }
+                unlocking.raise()
             }
         }
-        #expect(await eventually(timeout: .seconds(20)) { lockHeld.isRaised })
+        #expect(await eventually(timeout: .seconds(60)) { lockHeld.isRaised })
         startThread { subscription.cancel() }  // sets the flag, then waits for the lock
-        #expect(await eventually(timeout: .seconds(20)) { subscription.isCancelled })
+        #expect(await eventually(timeout: .seconds(60)) { subscription.isCancelled })
         startThread {
             subscription.cancel()
-            secondReturned.mutate { $0 = !release.isRaised }
+            secondReturned.mutate { $0 = !unlocking.isRaised }
             emitter.send(1)
         }
         usleep(50_000)  // a second cancel that returned at once would have by now
         release.raise()
-        #expect(await eventually(timeout: .seconds(20)) { secondReturned.value != nil })
+        #expect(await eventually(timeout: .seconds(60)) { secondReturned.value != nil })
         #expect(secondReturned.value == false, "the second cancel returned while the lock was held")
         #expect(heard.value.isEmpty)
     }
