@@ -60,7 +60,7 @@ private struct Agenda: AnyState {
     /// Values that hold no such date print exactly as `String(reflecting:)` prints them.
     @Test func ordinaryValuesPrintAsStringReflectingPrintsThem() {
         let values: [Any] = [
-            Date(timeIntervalSinceReferenceDate: 3), Optional(Date(timeIntervalSinceReferenceDate: 3)),
+            Date(timeIntervalSinceReferenceDate: 3), Optional(Date(timeIntervalSinceReferenceDate: 3)) as Any,
             [1, 2], ["a": 1], Agenda.Kind.window(1, until: Date(timeIntervalSinceReferenceDate: 4)),
             Agenda.Span(), (1, end: "x"), "text", Double.nan,
         ]
