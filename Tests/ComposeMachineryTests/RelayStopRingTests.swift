@@ -11,27 +11,7 @@ import Testing
     /// neither would return.
     @Test(.timeLimit(.minutes(2)))
     func handlersStoppingEachOthersRelaysAtOnceBothReturn() async {
-        let relays = [Relay<Int>(), Relay<Int>()]
-        let inHandler = LockedBox(0)
-        let calls = LockedBox([0, 0])
-        for index in 0..<2 {
-            relays[index].start { _ in
-                calls.mutate { $0[index] += 1 }
-                inHandler.mutate { $0 += 1 }
-                let deadline = ContinuousClock.now + .seconds(5)
-                while inHandler.value < 2, ContinuousClock.now < deadline { usleep(100) }
-                relays[1 - index].stop()
-            }
-        }
-        let returned = LockedBox(0)
-        for index in 0..<2 {
-            startThread {
-                relays[index].send(1)
-                returned.mutate { $0 += 1 }
-            }
-        }
-        #expect(await eventually(timeout: .seconds(20)) { returned.value == 2 })
-        #expect(inHandler.value == 2)
+        let (relays, calls) = await stopInARing(of: 2)
         for relay in relays { relay.send(2) }
         #expect(calls.value == [1, 1])
     }
@@ -39,25 +19,37 @@ import Testing
     /// Three relays in a ring (each handler stops the next relay): all three return.
     @Test(.timeLimit(.minutes(2)))
     func aRingOfThreeStopsReturns() async {
-        let relays = [Relay<Int>(), Relay<Int>(), Relay<Int>()]
+        let (relays, _) = await stopInARing(of: 3)
+        for relay in relays { #expect(relay.isStoppedAndIdle) }
+    }
+
+    /// `count` relays, each handling one event on a thread of its own; each handler, once all
+    /// are under way, stops the next relay. Expects every send to return (bounded).
+    ///
+    /// - Returns: The relays, and how many times each handler was called.
+    private func stopInARing(of count: Int) async -> ([Relay<Int>], LockedBox<[Int]>) {
+        let relays = (0..<count).map { _ in Relay<Int>() }
         let inHandler = LockedBox(0)
-        for index in 0..<3 {
+        let calls = LockedBox([Int](repeating: 0, count: count))
+        for index in 0..<count {
             relays[index].start { _ in
+                calls.mutate { $0[index] += 1 }
                 inHandler.mutate { $0 += 1 }
                 let deadline = ContinuousClock.now + .seconds(5)
-                while inHandler.value < 3, ContinuousClock.now < deadline { usleep(100) }
-                relays[(index + 1) % 3].stop()
+                while inHandler.value < count, ContinuousClock.now < deadline { usleep(100) }
+                relays[(index + 1) % count].stop()
             }
         }
         let returned = LockedBox(0)
-        for index in 0..<3 {
+        for index in 0..<count {
             startThread {
                 relays[index].send(1)
                 returned.mutate { $0 += 1 }
             }
         }
-        #expect(await eventually(timeout: .seconds(20)) { returned.value == 3 })
-        for relay in relays { #expect(relay.isStoppedAndIdle) }
+        #expect(await eventually(timeout: .seconds(20)) { returned.value == count })
+        #expect(inHandler.value == count)
+        return (relays, calls)
     }
 
     /// A stop outside any ring still waits: a handler in progress on another thread, stopped

@@ -76,7 +76,11 @@ public struct Navigator: Sendable {
         @_inheritActorContext read: (@isolated(any) @Sendable (Target.Made) -> S)? = nil,
         nesting: Navigator? = nil
     ) -> Navigator {
-        dynamicScreen(type, route: route, make: AssumedIsolationThrowing(make), read: read.map(reader), nesting: nesting)
+        Navigator(
+            .screen(
+                type: type,
+                destination: .dynamic(S.self, route, make: AssumedIsolationThrowing(make), read: read.map(reader)),
+                nesting: nesting))
     }
 
     /// A screen shown by creating the dynamic component `find` gives for the screen, and routing
@@ -89,17 +93,10 @@ public struct Navigator: Sendable {
         @_inheritActorContext read: (@isolated(any) @Sendable (Target.Made) -> S)? = nil,
         nesting: Navigator? = nil
     ) -> Navigator {
-        dynamicScreen(type, route: route, make: finder(find), read: read.map(reader), nesting: nesting)
-    }
-
-    private static func dynamicScreen<S: Screen, Owner, Target: DynamicRoutable>(
-        _ type: S.Type,
-        route: KeyPath<Owner, Target>,
-        make: AssumedIsolationThrowing<S, Target.Made>,
-        read: AssumedIsolationThrowing<Target.Made, S>?,
-        nesting: Navigator?
-    ) -> Navigator {
-        Navigator(.screen(type: type, destination: .dynamic(S.self, route, make: make, read: read), nesting: nesting))
+        Navigator(
+            .screen(
+                type: type, destination: .dynamic(S.self, route, make: finder(find), read: read.map(reader)),
+                nesting: nesting))
     }
 
     /// A screen shown by creating an instance of the instance component at `route` from the
@@ -114,7 +111,11 @@ public struct Navigator: Sendable {
         @_inheritActorContext read: (@isolated(any) @Sendable (Target.Made) -> S)? = nil,
         nesting: Navigator? = nil
     ) -> Navigator {
-        instanceScreen(type, route: route, make: AssumedIsolationThrowing(make), read: read.map(reader), nesting: nesting)
+        Navigator(
+            .screen(
+                type: type,
+                destination: .instance(S.self, route, make: AssumedIsolationThrowing(make), read: read.map(reader)),
+                nesting: nesting))
     }
 
     /// A screen shown by creating an instance from what `find` gives for the screen; `nil`
@@ -126,17 +127,10 @@ public struct Navigator: Sendable {
         @_inheritActorContext read: (@isolated(any) @Sendable (Target.Made) -> S)? = nil,
         nesting: Navigator? = nil
     ) -> Navigator {
-        instanceScreen(type, route: route, make: finder(find), read: read.map(reader), nesting: nesting)
-    }
-
-    private static func instanceScreen<S: Screen, Owner, Target: InstanceRoutable>(
-        _ type: S.Type,
-        route: KeyPath<Owner, Target>,
-        make: AssumedIsolationThrowing<S, Target.Made>,
-        read: AssumedIsolationThrowing<Target.Made, S>?,
-        nesting: Navigator?
-    ) -> Navigator {
-        Navigator(.screen(type: type, destination: .instance(S.self, route, make: make, read: read), nesting: nesting))
+        Navigator(
+            .screen(
+                type: type, destination: .instance(S.self, route, make: finder(find), read: read.map(reader)),
+                nesting: nesting))
     }
 
     /// `read`, kept for synchronous calls where it was written.
