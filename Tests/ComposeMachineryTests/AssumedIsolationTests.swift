@@ -20,6 +20,9 @@ import Testing
         #expect(
             MemoryLayout<@isolated(any) @Sendable (Int) throws -> String>.size
                 == MemoryLayout<@Sendable (Int) throws -> String>.size)
+        #expect(
+            MemoryLayout<@isolated(any) @Sendable (Int) -> String>.size
+                == MemoryLayout<@Sendable (Int) -> String>.size)
     }
 
     @Test func theSynchronousCallReachesTheClosureWithItsCaptures() throws {
@@ -44,6 +47,16 @@ import Testing
         }
         #expect(try made.callAssumingIsolation(5) == "value 5")
         #expect(throws: Refused.self) { try made.callAssumingIsolation(-1) }
+        let transformed = AssumedIsolationReturning<Int, String?> { number in number > 0 ? prefix + String(number) : nil }
+        #expect(transformed.isolation == nil)
+        #expect(transformed.callAssumingIsolation(6) == "value 6")
+        #expect(transformed.nonisolatedFunction(0) == nil)
+        let large = AssumedIsolationReturning<(Int, String), [String]> { pair in [prefix, String(pair.0), pair.1] }
+        #expect(large.callAssumingIsolation((7, "seven")) == ["value ", "7", "seven"])
+        let accumulated = AssumedIsolationReturning<(String, Int), String>.pair { (text: String, number: Int) in
+            text + String(number)
+        }
+        #expect(accumulated.callAssumingIsolation((prefix, 8)) == "value 8")
         #expect(recorder.values == ["value 42", "value 43", "signal", "1 -", "2 two true"])
     }
 
@@ -72,6 +85,16 @@ import Testing
         await #expect(processExitsWith: .failure) {
             let isolated = AssumedIsolationThrowing<Int, Int> { @MainActor value in value }
             _ = await Task.detached { try? isolated.callAssumingIsolation(1) }.value
+        }
+        #endif
+    }
+
+    /// The same for a function that returns a value (an operator's transform).
+    @Test func aDebugBuildTrapsWhenAnIsolatedReturningFunctionIsCalledOffItsActor() async {
+        #if DEBUG
+        await #expect(processExitsWith: .failure) {
+            let isolated = AssumedIsolationReturning<Int, Int> { @MainActor value in value }
+            _ = await Task.detached { isolated.callAssumingIsolation(1) }.value
         }
         #endif
     }

@@ -110,3 +110,24 @@ final class IsolatedSubscription<Value: Sendable>: EmitterSubscription, @uncheck
         isCancelled && relay.isStoppedAndIdle
     }
 }
+
+extension IsolatedHandler {
+    /// Registers `body` (an operator's work on each upstream value: a transform or a predicate
+    /// written by the app, then the downstream handler) where the app's closure was written: on
+    /// the delivering thread when `isolation` is `nil`, otherwise through a ``Relay`` running on
+    /// that actor, as a handler written there is. The subscription stops that relay as a
+    /// handler's does, and releasing it cancels nothing.
+    ///
+    /// - Parameter isolation: The isolation of the app's closure, which `body` calls with
+    ///   `callAssumingIsolation`.
+    @inlinable
+    package static func register<Upstream: Emitter>(
+        on upstream: Upstream,
+        isolation: (any Actor)?,
+        _ body: @escaping @Sendable (Upstream.Value) -> Void
+    ) -> EmitterSubscription {
+        guard let isolation else { return upstream.register(body) }
+        let subscriber = subscriber(AssumedIsolation(isolation: isolation, function: body))
+        return subscriber.subscription(for: upstream.register(subscriber.handler))
+    }
+}

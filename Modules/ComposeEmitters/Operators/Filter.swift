@@ -1,3 +1,5 @@
+import ComposeMachinery
+
 extension Emitters {
     /// Sends the upstream values that satisfy a predicate. Returned by ``Emitter/filter(_:)`` and
     /// ``Emitter/not(_:)``.
@@ -5,10 +7,10 @@ extension Emitters {
         public typealias Value = Upstream.Value
 
         @usableFromInline let upstream: Upstream
-        @usableFromInline let isIncluded: @Sendable (Value) -> Bool
+        @usableFromInline let isIncluded: AssumedIsolationReturning<Value, Bool>
 
         @inlinable
-        init(upstream: Upstream, isIncluded: @escaping @Sendable (Value) -> Bool) {
+        init(upstream: Upstream, isIncluded: AssumedIsolationReturning<Value, Bool>) {
             self.upstream = upstream
             self.isIncluded = isIncluded
         }
@@ -16,8 +18,8 @@ extension Emitters {
         @inlinable
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
             let isIncluded = self.isIncluded
-            return upstream.register { value in
-                if isIncluded(value) { handler(value) }
+            return IsolatedHandler.register(on: upstream, isolation: isIncluded.isolation) { value in
+                if isIncluded.callAssumingIsolation(value) { handler(value) }
             }
         }
     }
@@ -30,9 +32,13 @@ extension Emitter {
     /// emitter.filter { $0 == .one } += { value in print("One received.") }
     /// ```
     ///
+    /// The closure runs where it was written, as ``map(_:)``'s does.
+    ///
     /// - Parameter isIncluded: Called once per value, per subscription.
     @inlinable
-    public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Emitters.Filter<Self> {
-        Emitters.Filter(upstream: self, isIncluded: isIncluded)
+    public func filter(
+        @_inheritActorContext _ isIncluded: @escaping @isolated(any) @Sendable (Value) -> Bool
+    ) -> Emitters.Filter<Self> {
+        Emitters.Filter(upstream: self, isIncluded: AssumedIsolationReturning(isIncluded))
     }
 }

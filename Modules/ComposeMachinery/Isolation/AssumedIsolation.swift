@@ -231,3 +231,86 @@ struct IsolatedAnyThrowingFunction<Argument, Result> {
 struct NonisolatedThrowingFunction<Argument, Result> {
     @usableFromInline let function: @Sendable (Argument) throws -> Result
 }
+
+/// A function that returns a value (an operator's transform or predicate), kept for synchronous
+/// calls where its isolation holds; see ``AssumedIsolation``.
+@frozen
+@usableFromInline
+package struct AssumedIsolationReturning<Argument, Result>: @unchecked Sendable {  // Immutable.
+    @usableFromInline package let isolation: (any Actor)?
+    @usableFromInline let function: @Sendable (Argument) -> Result
+
+    @inlinable
+    package init(_ function: @escaping @isolated(any) @Sendable (Argument) -> Result) {
+        isolation = function.isolation
+        self.function =
+            unsafeBitCast(
+                IsolatedAnyReturningFunction(function), to: NonisolatedReturningFunction<Argument, Result>.self
+            ).function
+    }
+
+    /// A function made of one that was kept here: `function` calls
+    /// ``callAssumingIsolation(_:)`` of an ``AssumedIsolationReturning`` whose isolation is
+    /// `isolation`, or is nonisolated.
+    @inlinable
+    package init(isolation: (any Actor)?, function: @escaping @Sendable (Argument) -> Result) {
+        self.isolation = isolation
+        self.function = function
+    }
+
+    /// Calls the function; see ``AssumedIsolation/callAssumingIsolation(_:)``.
+    @inlinable
+    package func callAssumingIsolation(_ argument: Argument) -> Result {
+        #if DEBUG
+        if let isolation { AssumedIsolation<Void>.confirm(isolation) }
+        #endif
+        return function(argument)
+    }
+
+    /// The function as a plain one, to call on any thread.
+    ///
+    /// - Precondition: The function is nonisolated.
+    @inlinable
+    package var nonisolatedFunction: @Sendable (Argument) -> Result {
+        precondition(isolation == nil, "Compose: an isolated function taken as a nonisolated one")
+        return function
+    }
+}
+
+@usableFromInline
+struct IsolatedAnyReturningFunction<Argument, Result> {
+    @usableFromInline let function: @isolated(any) @Sendable (Argument) -> Result
+    @inlinable init(_ function: @escaping @isolated(any) @Sendable (Argument) -> Result) { self.function = function }
+}
+
+@usableFromInline
+struct NonisolatedReturningFunction<Argument, Result> {
+    @usableFromInline let function: @Sendable (Argument) -> Result
+}
+
+extension AssumedIsolationReturning {
+    /// Keeps a function of two arguments (a `scan`'s accumulation), called with them as a pair.
+    @inlinable
+    package static func pair<First, Second>(
+        _ function: @escaping @isolated(any) @Sendable (First, Second) -> Result
+    ) -> AssumedIsolationReturning<(First, Second), Result> {
+        let plain =
+            unsafeBitCast(
+                IsolatedAnyPairReturningFunction(function), to: NonisolatedPairReturningFunction<First, Second, Result>.self
+            ).function
+        return AssumedIsolationReturning<(First, Second), Result>(isolation: function.isolation) { pair in
+            plain(pair.0, pair.1)
+        }
+    }
+}
+
+@usableFromInline
+struct IsolatedAnyPairReturningFunction<First, Second, Result> {
+    @usableFromInline let function: @isolated(any) @Sendable (First, Second) -> Result
+    @inlinable init(_ function: @escaping @isolated(any) @Sendable (First, Second) -> Result) { self.function = function }
+}
+
+@usableFromInline
+struct NonisolatedPairReturningFunction<First, Second, Result> {
+    @usableFromInline let function: @Sendable (First, Second) -> Result
+}

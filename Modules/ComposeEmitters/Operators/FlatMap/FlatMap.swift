@@ -12,10 +12,11 @@ extension Emitters {
         }
 
         let upstream: Upstream
-        let transform: @Sendable (Upstream.Value) -> Inner
+        let transform: AssumedIsolationReturning<Upstream.Value, Inner>
 
         public func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
-            let relay = Relay<Event>()
+            // The events are handled where the transform was written: on its actor if it has one.
+            let relay = Relay<Event>(running: transform.isolation.map { .isolated($0) } ?? .inline)
             let current = SubscriptionSlot()
             // Touched by the relay's handler only, one event at a time.
             let machine = HandlerState(FlatMapStateMachine())
@@ -25,7 +26,7 @@ extension Emitters {
                 switch event {
                 case .outer(let value):
                     guard case .follow(let tag) = machine.value.receivedOuter() else { return }
-                    let inner = transform(value)
+                    let inner = transform.callAssumingIsolation(value)
                     // Values already on their way from the old inner emitter carry an old tag
                     // and are dropped below.
                     current.replace(with: inner.register { relay.send(.inner($0, generation: tag)) })
@@ -50,10 +51,15 @@ extension Emitter {
     ///     value.innerValue?.sendData ?? ValueEmitter<String>()
     /// } += { data in print("Received:", data) }
     /// ```
+    ///
+    /// The closure runs where it was written, as ``map(_:)``'s does. Written on an actor, it runs
+    /// there, so the inner emitter it returns is subscribed once it has run (values that emitter
+    /// sends before are not heard), and the inner emitters' values are handed over there too, in
+    /// order.
     public func flatMap<Inner: Emitter>(
-        _ transform: @escaping @Sendable (Value) -> Inner
+        @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Value) -> Inner
     ) -> Emitters.FlatMap<Self, Inner> {
-        Emitters.FlatMap(upstream: self, transform: transform)
+        Emitters.FlatMap(upstream: self, transform: AssumedIsolationReturning(transform))
     }
 }
 
@@ -66,8 +72,11 @@ extension Emitter where Value == Void {
     /// }
     /// ```
     public func flatMap<Inner: Emitter>(
-        _ transform: @escaping @Sendable () -> Inner
+        @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable () -> Inner
     ) -> Emitters.FlatMap<Self, Inner> {
-        Emitters.FlatMap(upstream: self) { _ in transform() }
+        let kept = AssumedIsolationReturning<Void, Inner>(transform)
+        return Emitters.FlatMap(
+            upstream: self,
+            transform: AssumedIsolationReturning(isolation: kept.isolation) { _ in kept.callAssumingIsolation(()) })
     }
 }
