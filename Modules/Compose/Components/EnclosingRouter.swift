@@ -23,6 +23,10 @@ import Foundation
 /// The host binds the wrapper when it mounts the component, to the router of its nearest
 /// ancestor that is a ``RouterComponent``; before that, or with no such ancestor, navigation
 /// is refused with a `RoutingError` of kind `noEnclosingRouter`.
+///
+/// The route pushed is the one the router's owner makes for the same component through its
+/// stored properties (`\AuthComponent.logIn.resetPassword`): a navigator declares the screen
+/// with that key path, and pushing the component again, either way, is refused as a duplicate.
 @propertyWrapper
 public struct EnclosingRouter: Sendable {
     let binding: EnclosingRouterBinding
@@ -90,7 +94,8 @@ public struct EnclosedRouter: Sendable {
         guard let (router, anchor) = resolve(route: String(describing: keyPath), fileID: fileID, line: line) else {
             return false
         }
-        var route = Router.route(keyPath, instance: instance, anchor: anchor.identity)
+        var route = Router.route(
+            keyPath, instance: instance, anchor: anchor.routeBase.anchor, baseOffset: anchor.routeBase.offset)
         if anchor.type != ObjectIdentifier(Base.self) {
             route = .failure(
                 RoutingError(
@@ -115,10 +120,16 @@ public struct EnclosedRouter: Sendable {
 /// What the host binds an `@EnclosingRouter` to. A class: copies of the component share it.
 final class EnclosingRouterBinding: @unchecked Sendable {  // State under its lock.
     struct Anchor {
-        /// The node of the component holding the wrapper.
-        let identity: ObjectIdentifier
+        /// The type of the component holding the wrapper, and its name.
         let type: ObjectIdentifier
         let name: String
+        /// Where the holder's storage is, as routes measure it: `anchor` `nil` and the holder's
+        /// offset in the router's owner when the holder is stored in it (through stored
+        /// components), so that a route pushed here is the one the owner's key path to the same
+        /// component makes (`\Self.resetPassword` from `LogInComponent` and
+        /// `\AuthComponent.logIn.resetPassword`); otherwise the nearest created (dynamic or
+        /// instance) component the holder is stored in, and its offset there.
+        let routeBase: (anchor: ObjectIdentifier?, offset: Int)
     }
 
     private let state = LockedState<(router: Router, anchor: Anchor)?>(nil)
@@ -127,8 +138,8 @@ final class EnclosingRouterBinding: @unchecked Sendable {  // State under its lo
         state.withLock { $0 }
     }
 
-    func bind(_ router: Router?, anchor: Anchor) {
-        state.withLock { $0 = router.map { ($0, anchor) } }
+    func bind(_ router: Router, anchor: Anchor) {
+        state.withLock { $0 = (router, anchor) }
     }
 
     func unbind() {

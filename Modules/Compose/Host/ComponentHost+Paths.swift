@@ -172,7 +172,7 @@ extension ComponentHost {
                 throw DeepLinkError(segment: index, .noDestination(screen: name))
             }
             guard destination.owner == owner.type else {
-                throw DeepLinkError(segment: index, .notOnRouter(screen: name, router: "the router of \(owner.name)"))
+                throw DeepLinkError(segment: index, .notOnRouter(screen: name, router: routerName(owner.name, for: destination)))
             }
             guard isInstanceRoute(destination) || seen.insert(destination.location).inserted else {
                 throw DeepLinkError(segment: index, .routing("\(name) appears twice on the router of \(owner.name)"))
@@ -185,6 +185,16 @@ extension ComponentHost {
             }
         }
         return groups
+    }
+
+    /// "the router of `owner`", and for a screen declared from a component that has no router
+    /// (one that pushes through its `@EnclosingRouter`), how to declare it.
+    private func routerName(_ owner: String, for destination: Destination) -> String {
+        guard !(destination.ownerType is any RouterComponent.Type) else { return "the router of \(owner)" }
+        let property = destination.routeName.split(separator: ".").dropFirst().joined(separator: ".")
+        return "the router of \(owner): it is declared as \(destination.routeName), and \(destination.ownerName) is not a "
+            + "router component; declare a component pushed through an @EnclosingRouter from the router's component, "
+            + "through its stored properties (\\\(owner).<path to \(destination.ownerName)>.\(property))"
     }
 
     /// Whether a destination routes to new instances (which never repeat).

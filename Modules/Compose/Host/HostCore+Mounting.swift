@@ -87,10 +87,14 @@ extension HostCore {
             }
             for field in descendant.layout.fields where field.kind == .enclosingRouter {
                 let wrapper = ComponentStorage.field(field.type, at: field.offset, of: descendant.component) as! EnclosingRouter
+                guard let owner = routerOwner(enclosing: descendant), let router = owner.router else {
+                    wrapper.binding.unbind()
+                    continue
+                }
                 let anchor = EnclosingRouterBinding.Anchor(
-                    identity: ObjectIdentifier(descendant), type: descendant.type, name: descendant.typeName
+                    type: descendant.type, name: descendant.typeName, routeBase: routeBase(of: descendant, in: owner)
                 )
-                wrapper.binding.bind(enclosingRouter(of: descendant), anchor: anchor)
+                wrapper.binding.bind(router, anchor: anchor)
             }
         }
     }
@@ -117,14 +121,33 @@ extension HostCore {
         router.reset(to: Array(routes.prefix(bad)))
     }
 
-    /// The router of the nearest ancestor of `node` that is a router component.
-    func enclosingRouter(of node: ComponentNode) -> Router? {
+    /// The nearest ancestor of `node` that is a router component.
+    func routerOwner(enclosing node: ComponentNode) -> ComponentNode? {
         var ancestor = node.parentNode
         while let current = ancestor {
-            if let router = current.router { return router }
+            if current.router != nil { return current }
             ancestor = current.parentNode
         }
         return nil
+    }
+
+    /// Where routes pushed through `node`'s `@EnclosingRouter` are measured from: `owner`
+    /// (`nil`) when `node` is stored in it through stored components, with `node`'s offset
+    /// there; otherwise the nearest created component `node` is stored in, and its offset there.
+    /// One component is one route however it was pushed.
+    func routeBase(of node: ComponentNode, in owner: ComponentNode) -> (anchor: ObjectIdentifier?, offset: Int) {
+        var offset = 0
+        var current = node
+        while current !== owner {
+            guard current.slotEntry == nil, let parent = current.parentNode,
+                let index = tree.withLock({ tree in tree[parent].staticChildren.first { $0.value === current }?.key })
+            else {
+                return (ObjectIdentifier(current), offset)
+            }
+            offset += parent.layout.fields[index].offset
+            current = parent
+        }
+        return (nil, offset)
     }
 
     /// Evaluates the observers of `node`'s subtree, parents first, each in its own scope and

@@ -44,7 +44,10 @@ public protocol InstanceRoutable: Routable {
 public struct Destination: @unchecked Sendable {  // Immutable; closures run where the host runs.
     /// The owner's type.
     package let owner: ObjectIdentifier
-    package let ownerName: String
+    package let ownerType: Any.Type
+    package var ownerName: String { "\(ownerType)" }
+    /// The route's key path, for messages: `\AuthComponent.logIn`.
+    package let routeName: String
     /// Where the route leads in the owner.
     package let location: RouteLocation
     /// The type of the component the route shows (for a dynamic or instance target, the type
@@ -77,7 +80,8 @@ public struct Destination: @unchecked Sendable {  // Immutable; closures run whe
         // metatype is not Sendable): reading through `AnyKeyPath` gives `nil` for another owner.
         let shared = SharedKeyPath(keyPath: keyPath as AnyKeyPath)
         return Destination(
-            owner: ObjectIdentifier(Owner.self), ownerName: "\(Owner.self)", location: location, shownType: Target.self,
+            owner: ObjectIdentifier(Owner.self), ownerType: Owner.self, routeName: "\(keyPath)", location: location,
+            shownType: Target.self,
             prepare: { owner, _ in Prepared(route: route, shown: owner[keyPath: shared.keyPath], create: nil) },
             readScreen: { _, _ in try? S(parameters: ScreenParameters()) },
             shown: { owner, _ in owner[keyPath: shared.keyPath] }
@@ -95,7 +99,8 @@ public struct Destination: @unchecked Sendable {  // Immutable; closures run whe
         let route = Route(keyPath: keyPath, instance: nil, location: location)
         let shared = SharedKeyPath(keyPath: keyPath)
         return Destination(
-            owner: ObjectIdentifier(Owner.self), ownerName: "\(Owner.self)", location: location, shownType: Target.Made.self,
+            owner: ObjectIdentifier(Owner.self), ownerType: Owner.self, routeName: "\(keyPath)", location: location,
+            shownType: Target.Made.self,
             prepare: { owner, screen in
                 let made = try make.callAssumingIsolation(screen as! S)
                 let target = (owner as! Owner)[keyPath: shared.keyPath]
@@ -119,7 +124,8 @@ public struct Destination: @unchecked Sendable {  // Immutable; closures run whe
         let location = locate(keyPath)
         let shared = SharedKeyPath(keyPath: keyPath)
         return Destination(
-            owner: ObjectIdentifier(Owner.self), ownerName: "\(Owner.self)", location: location, shownType: Target.Made.self,
+            owner: ObjectIdentifier(Owner.self), ownerType: Owner.self, routeName: "\(keyPath)", location: location,
+            shownType: Target.Made.self,
             prepare: { owner, screen in
                 let made = try make.callAssumingIsolation(screen as! S)
                 let target = (owner as! Owner)[keyPath: shared.keyPath]

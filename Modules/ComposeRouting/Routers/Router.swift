@@ -331,11 +331,13 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         return Self.route(keyPath, instance: instance, anchor: nil)
     }
 
-    /// A route to `keyPath`, measured from `anchor` (`nil`: the router's owner).
+    /// A route to `keyPath`, measured from `anchor` (`nil`: the router's owner), where `Base`
+    /// lies `baseOffset` bytes into the anchor's storage (a component stored inside it).
     package static func route<Base, Target: Routable>(
         _ keyPath: KeyPath<Base, Target>,
         instance: UUID?,
-        anchor: ObjectIdentifier?
+        anchor: ObjectIdentifier?,
+        baseOffset: Int = 0
     ) -> Result<Route, RoutingError> {
         guard let offset = MemoryLayout<Base>.offset(of: keyPath) else {
             return .failure(
@@ -351,7 +353,7 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
             Route(
                 keyPath: keyPath,
                 instance: instance,
-                location: RouteLocation(anchor: anchor, offset: offset, target: Target.self)
+                location: RouteLocation(anchor: anchor, offset: baseOffset + offset, target: Target.self)
             ))
     }
 
