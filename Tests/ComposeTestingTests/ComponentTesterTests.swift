@@ -186,4 +186,64 @@ extension Services {
         #expect(Services.current.greeter.name == "app")  // outside the tester: the app's
         tester.unmount()
     }
+
+    struct GreetingCard: Component {
+        struct State: AnyState {
+            var greetedBy: [String] = []
+        }
+
+        @Store var state: State
+        let greet = SignalEmitter()
+        var observers: Void {
+            greet += { state.greetedBy.append(services.greeter.name) }
+        }
+    }
+
+    /// The tree's handlers read the tester's services whoever sends: a `StoreTester`, another
+    /// thread, the test itself.
+    @Test func aTreesHandlersUseTheTestersServicesWhoeverSends() async {
+        let tester = ComponentTester(GreetingCard(), services: { $0.greeter = Greeter(name: "tester") })
+        let state = StoreTester(tester.root.$state)
+        state.send(tester.root.greet) { $0.greetedBy = ["tester"] }
+        tester.root.greet.send()
+        let greet = tester.root.greet
+        await Task.detached { greet.send() }.value
+        let sent = DispatchSemaphore(value: 0)
+        Thread {
+            greet.send()
+            sent.signal()
+        }.start()
+        #expect(sent.wait(timeout: .now() + 60) == .success)
+        state.assert { $0.greetedBy = Array(repeating: "tester", count: 4) }
+        tester.unmount()
+    }
+
+    /// A tree mounted in an override scope keeps its services after the scope has returned; a
+    /// scope opened inside the tree's (a test replacing a service for one send) wins.
+    @Test func aTreeKeepsTheServicesOfTheScopeItWasMountedIn() {
+        let host = Services.withOverrides({ $0.greeter = Greeter(name: "mounted") }) {
+            ComponentHost(GreetingCard())
+        }
+        host.root.greet.send()
+        Services.withOverrides({ $0.greeter = Greeter(name: "unrelated") }) {
+            host.root.greet.send()  // a scope not opened inside the tree's: the tree's services
+        }
+        let tester = ComponentTester(GreetingCard(), services: { $0.greeter = Greeter(name: "tester") })
+        tester.run {
+            Services.withOverrides({ $0.greeter = Greeter(name: "inner") }) { tester.root.greet.send() }
+        }
+        #expect(host.root.state.greetedBy == ["mounted", "mounted"])
+        #expect(tester.root.state.greetedBy == ["inner"])
+        host.unmount()
+        tester.unmount()
+    }
+
+    /// Without overrides, a tree reads the app's services, as code outside a tree does.
+    @Test func aTreeMountedOutsideAnyScopeReadsTheAppsServices() {
+        let host = ComponentHost(GreetingCard())
+        host.root.greet.send()
+        Services.withOverrides({ $0.greeter = Greeter(name: "scoped") }) { host.root.greet.send() }
+        #expect(host.root.state.greetedBy == ["app", "scoped"])
+        host.unmount()
+    }
 }

@@ -95,9 +95,7 @@ import Testing
             $0.password = "secret"
         }
         #expect(state.state.credentials.isValid)
-        component.run {
-            state.send(component.root.login) { $0.status = [.loading, .loadingProfile] }
-        }
+        state.send(component.root.login) { $0.status = [.loading, .loadingProfile] }  // the tester's services
         state.run({ network.complete("login") }) { $0.status = [.loadingProfile] }
         state.run({ network.complete("profile") }) { $0.status = [] }
         component.unmount()

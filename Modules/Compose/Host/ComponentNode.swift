@@ -43,7 +43,7 @@ public final class ComponentNode: @unchecked Sendable, CustomStringConvertible {
         self.identityWords = ComponentStorage.words(at: layout.referenceWords, of: component)
         self.slotEntry = slotEntry
         self.host = host
-        self.scope = parent?.scope.makeChild() ?? ObservationScope(label: name)
+        self.scope = parent?.scope.makeChild() ?? ObservationScope(label: name, handlerContext: host.handlerContext)
         self.guarded = NodeState(parent: parent)
     }
 

@@ -37,12 +37,16 @@ final class HostCore: RouteResolving, @unchecked Sendable {  // Mutable state un
     let automaticVisibility: Bool
     let tree = LockedState(Tree())
     private let events: Relay<Event>
+    /// What the tree's handlers run inside: the services of the override scope the host was made
+    /// in (a test's, a preview's); `nil` outside any.
+    let handlerContext: HandlerContext?
 
     /// - Parameter onMainActor: Whether every change is applied on the main actor (a host made by
     ///   main-actor code), or on the thread that makes it.
     init(label: String, automaticVisibility: Bool, onMainActor: Bool = false) {
         self.label = label
         self.automaticVisibility = automaticVisibility
+        self.handlerContext = ServiceStorage.scoped?.handlerContext
         self.events = Relay(running: onMainActor ? .mainActor : .inline)
         events.start { [weak self] event in self?.process(event) }
     }

@@ -28,8 +28,12 @@ import ComposeMachinery
 /// A scope sees the replacements of its enclosing scopes, never the services they created: a
 /// service read in a scope without a replacement is created there, even if the app created one.
 ///
-/// Overrides follow the task: a handler that runs on another thread (a `DispatchQueue`, a
-/// store's background queue) reads the app's services.
+/// A component tree keeps the scope it was mounted in: its handlers (what `observers` set up)
+/// run with that scope's services and clock wherever the value is sent from (a test's
+/// `StoreTester`, another thread, a timer), unless the sender already runs in that scope or in
+/// one opened inside it (a test replacing a service for one send), which then wins. Other code
+/// follows the task: a handler outside any tree that runs on another thread (a `DispatchQueue`,
+/// a store's background queue) reads the app's services.
 public struct Services: Sendable {
     package let storage: ServiceStorage
 
@@ -76,10 +80,7 @@ public struct Services: Sendable {
     ) rethrows -> Result {
         var services = Services(storage: ServiceStorage(parent: ServiceStorage.scoped))
         try configure(&services)
-        return try ServiceStorage.$scoped.withValue(services.storage) {
-            guard let clock = services.storage.clockOverride else { return try operation() }
-            return try ComposeClock.withCurrent(clock, operation: operation)
-        }
+        return try services.storage.run(operation)
     }
 
     /// Runs the asynchronous `operation` with the services `configure` sets replaced; see
@@ -122,6 +123,34 @@ package final class ServiceStorage: @unchecked Sendable {  // `values` under its
 
     package init(parent: ServiceStorage?) {
         self.parent = parent
+    }
+
+    /// Runs `body` in this scope: with these services, and with the clock set here or in an
+    /// enclosing scope as `ComposeClock.current`.
+    package func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try Self.$scoped.withValue(self) {
+            guard let clock = clockOverride else { return try body() }
+            return try ComposeClock.withCurrent(clock, operation: body)
+        }
+    }
+
+    /// What the handlers of a tree mounted in this scope run inside: this scope, unless the
+    /// code calling them already runs in it or in a scope opened inside it.
+    var handlerContext: HandlerContext {
+        HandlerContext { [self] call in
+            if let current = Self.scoped, current.isWithin(self) { return call() }
+            run(call)
+        }
+    }
+
+    /// Whether this scope is `other` or was opened inside it.
+    private func isWithin(_ other: ServiceStorage) -> Bool {
+        var storage: ServiceStorage? = self
+        while let current = storage {
+            if current === other { return true }
+            storage = current.parent
+        }
+        return false
     }
 
     /// The service: replaced here or in an enclosing scope, or created here.

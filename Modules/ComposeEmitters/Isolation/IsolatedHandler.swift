@@ -39,8 +39,12 @@ package enum IsolatedHandler {
 
     /// What an emitter registers for a handler kept by `AssumedIsolation` (several values, or a
     /// handler wrapped in a test of the value).
+    ///
+    /// In a scope with a ``HandlerContext`` (a component tree mounted in a service override
+    /// scope), the handler is called inside it.
     @inlinable
     package static func subscriber<Value: Sendable>(_ handler: AssumedIsolation<Value>) -> IsolatedSubscriber<Value> {
+        let handler = ObservationScope.current?.handlerContext.map { handler.called(inside: $0) } ?? handler
         guard let isolation = handler.isolation else { return IsolatedSubscriber(handler: handler.nonisolatedFunction) }
         let relay = Relay<Value>(running: .isolated(isolation))
         relay.start { value in handler.callAssumingIsolation(value) }
@@ -129,5 +133,15 @@ extension IsolatedHandler {
         guard let isolation else { return upstream.register(body) }
         let subscriber = subscriber(AssumedIsolation(isolation: isolation, function: body))
         return subscriber.subscription(for: upstream.register(subscriber.handler))
+    }
+}
+
+extension AssumedIsolation {
+    /// This function, called inside `context` where its isolation holds.
+    @inlinable
+    func called(inside context: HandlerContext) -> AssumedIsolation {
+        AssumedIsolation(isolation: isolation) { argument in
+            context.around { self.callAssumingIsolation(argument) }
+        }
     }
 }

@@ -44,6 +44,9 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     /// A name for debugging, such as the component type.
     public let label: String?
 
+    /// What handlers subscribed in this scope run inside; inherited from the parent.
+    @usableFromInline package let handlerContext: HandlerContext?
+
     /// Creates a scope.
     ///
     /// - Parameters:
@@ -52,6 +55,14 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     public init(label: String? = nil, parent: ObservationScope? = nil) {
         self.label = label
         self.core = ScopeCore(parent: parent?.core)
+        self.handlerContext = parent?.handlerContext
+    }
+
+    /// Creates a scope whose handlers run inside `handlerContext`, and so do its children's.
+    package init(label: String?, handlerContext: HandlerContext?) {
+        self.label = label
+        self.core = ScopeCore(parent: nil)
+        self.handlerContext = handlerContext
     }
 
     deinit {

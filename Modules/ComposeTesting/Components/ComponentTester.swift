@@ -18,8 +18,10 @@ import Foundation
 ///
 /// Every operation runs with the tester's service overrides and clock (tests running in
 /// parallel do not see each other's) and turns any Compose `Diagnostic` (a refused navigation, a
-/// component observing its parent) into a test failure at the caller's line. Code that the test
-/// runs itself, outside the tester, sees neither: use ``run(_:fileID:filePath:line:column:)``.
+/// component observing its parent) into a test failure at the caller's line. The tree's
+/// handlers use the tester's services and clock whoever sends (a `StoreTester`, another thread).
+/// Other code the test runs itself, outside the tester, sees neither: use
+/// ``run(_:fileID:filePath:line:column:)``.
 /// A tester does not isolate `@Ref` entities or the event log: run the test in a
 /// ``ComposeSandbox`` (`@Suite(.composeSandbox)`) for that.
 public final class ComponentTester<Root: Component>: @unchecked Sendable {  // Used from the test's task.
@@ -80,10 +82,7 @@ public final class ComponentTester<Root: Component>: @unchecked Sendable {  // U
     }
 
     private func scoped<Result>(_ location: TestLocation, _ body: () throws -> Result) rethrows -> Result {
-        try ServiceStorage.$scoped.withValue(services) {
-            guard let clock = services.clockOverride else { return try failOnDiagnostics(at: location, body) }
-            return try ComposeClock.withCurrent(clock) { try failOnDiagnostics(at: location, body) }
-        }
+        try services.run { try failOnDiagnostics(at: location, body) }
     }
 
     // MARK: Acting
