@@ -33,8 +33,10 @@ import Synchronization
 ///   `cancel()` returns at once, and the call in progress of the handler it cancels is its last
 ///   (see ``ObservationScope/end()``).
 public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringConvertible {
+    /// ``Progress/cancelled`` once `cancel()` has been called, and ``Progress/done`` once the
+    /// first call has done its work (the registration is gone).
     @usableFromInline
-    let cancelled = Atomic<Bool>(false)
+    let progress = Atomic<UInt8>(0)
     /// One word for what cancelling needs: the ``CancelAction`` of `init(onCancel:)`, or what a
     /// subclass keeps here (a token's registry handle). One word rather than an optional closure
     /// (two), because every subscriber of every emitter pays for this object.
@@ -65,6 +67,22 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
             payload: CancelAction(cancelAll, again: cancelAll, isSettled: { subscriptions.allSatisfy(\.isSettled) }))
     }
 
+    /// A subscription for `registration` that does more the first time: every ``cancel()``
+    /// cancels `registration` (so one made while another thread's first is still under way
+    /// returns no sooner than the registration is gone), and the first then runs `afterFirst`.
+    package convenience init(
+        cancelling registration: EmitterSubscription,
+        thenOnce afterFirst: @escaping @Sendable () -> Void
+    ) {
+        let cancelRegistration: @Sendable () -> Void = { registration.cancel() }
+        self.init(
+            payload: CancelAction(
+                {
+                    registration.cancel()
+                    afterFirst()
+                }, again: cancelRegistration, isSettled: { registration.isSettled }))
+    }
+
     /// For subclasses that release their registration in ``didCancel(first:)``.
     @usableFromInline
     init() {
@@ -78,17 +96,31 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
         self.payload = payload
     }
 
-    /// Whether ``cancel()`` has been called.
-    public var isCancelled: Bool {
-        cancelled.load(ordering: .acquiring)
+    /// The bits of ``progress``.
+    @usableFromInline
+    enum Progress {
+        @usableFromInline static let cancelled: UInt8 = 1
+        @usableFromInline static let done: UInt8 = 2
     }
 
-    /// Whether the subscription is cancelled and a ``cancel()`` now would return at once: no
-    /// call of a handler on an actor is in progress or can start. An ``ObservationScope`` lets go
-    /// of a cancelled subscription only once it is settled, so that its `end()` still waits for
-    /// a call in progress.
+    /// Whether ``cancel()`` has been called.
+    public var isCancelled: Bool {
+        progress.load(ordering: .acquiring) & Progress.cancelled != 0
+    }
+
+    /// Whether the subscription is cancelled and a ``cancel()`` now would return at once: the
+    /// first `cancel()` has done its work (a `cancel()` still on its way to the emitter's lock
+    /// has not), and no call of a handler on an actor is in progress or can start. An
+    /// ``ObservationScope`` lets go of a cancelled subscription only once it is settled, so that
+    /// its `end()` still does what a `cancel()` under way has not finished.
     var isSettled: Bool {
-        guard isCancelled else { return false }
+        guard progress.load(ordering: .acquiring) & Progress.done != 0 else { return false }
+        return isSettledOnceDone
+    }
+
+    /// Whether a ``cancel()`` now would return at once, given that the first has done its work;
+    /// subclasses whose cancellation waits for a handler override it.
+    var isSettledOnceDone: Bool {
         guard let payload, let action = payload as? CancelAction else { return true }
         return action.isSettled?() ?? true
     }
@@ -97,7 +129,9 @@ public class EmitterSubscription: @unchecked Sendable, Hashable, CustomStringCon
     ///
     /// - Complexity: Amortized O(1) for a subscription to a ``SignalEmitter`` or ``ValueEmitter``.
     public final func cancel() {
-        didCancel(first: !cancelled.exchange(true, ordering: .acquiringAndReleasing))
+        let first = progress.bitwiseOr(Progress.cancelled, ordering: .acquiringAndReleasing).oldValue == 0
+        didCancel(first: first)
+        if first { progress.bitwiseOr(Progress.done, ordering: .releasing) }
     }
 
     /// Called by every ``cancel()``: `first` the first time, when it releases whatever the

@@ -25,10 +25,7 @@ extension Emitter {
             let yield = IsolatedSubscriber<Value>(handler: { continuation.yield($0) })
             let subscription = ObservationScope.joiningCurrent(yield) { yield in
                 let registration = register(yield.handler)
-                return EmitterSubscription {
-                    registration.cancel()
-                    continuation.finish()
-                }
+                return EmitterSubscription(cancelling: registration) { continuation.finish() }
             }
             // Cancelled already: made in a scope that has ended, the stream has nothing to wait for.
             if subscription.isCancelled { continuation.finish() }

@@ -33,8 +33,7 @@ final class TaskSource<Value: Sendable>: Sendable {
             let work = self.work
             state.task = ObservationScope.outsideAnyScope { Task { await work(core) } }
         }
-        return EmitterSubscription { [self] in
-            registration.cancel()
+        return EmitterSubscription(cancelling: registration) { [self] in
             let task: Task<Void, Never>? = state.withLock { state in
                 state.subscribers -= 1
                 guard state.subscribers == 0 else { return nil }

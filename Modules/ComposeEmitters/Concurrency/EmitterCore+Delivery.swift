@@ -61,7 +61,7 @@ extension EmitterCore {
             let (next, retired): (Next?, ContiguousArray<ContiguousArray<Entry?>>) = state.withLock { state in
                 (nextDelivery(&state, replacing: &replaced), takeRetired(&state))
             }
-            _ = retired
+            _ = consume retired  // released here, outside the lock, before anything is delivered
             replaced = nil  // released outside the lock (a deinit is user code)
             switch next {
             case .broadcast(let value, let entries, let epoch)?:

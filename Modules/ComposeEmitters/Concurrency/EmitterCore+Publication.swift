@@ -26,12 +26,15 @@ extension EmitterCore {
     func prepareEntriesForWriting(_ state: inout State) -> ContiguousArray<ContiguousArray<Entry?>> {
         // First, so that no send without the lock starts reading what is about to change.
         let write = delivery.apply(DeliveryStateMachine.handlersWillChange)
-        guard state.published else { return [] }
-        state.published = false
         guard write == .writeACopy else {
-            // Nobody delivers: every read of any buffer happened before the holder gave the role up.
+            // Nobody delivers: every read of any buffer happened before the holder gave the role
+            // up. Buffers a former holder has not freed yet (it is waiting for this lock) go now,
+            // so that this thread, taking the role next, does not keep them through its delivery.
+            state.published = false
             return takeRetired(&state)
         }
+        guard state.published else { return [] }
+        state.published = false
         // A delivery may be reading the buffer right now: leave it alone, and alive.
         var fresh = ContiguousArray<Entry?>()
         fresh.reserveCapacity(state.entries.count + 1)

@@ -55,7 +55,7 @@ extension EmitterCore {
                 return (action == .drain ? .finish : .none, retired)
             }
         }
-        _ = retired
+        _ = consume retired  // released here, outside the lock, before anything is delivered
         switch start {
         case .now(let current):
             handler(current)

@@ -62,7 +62,7 @@ extension EmitterCore {
                 if drains { finishDelivering() }
                 return  // otherwise the thread delivering delivers it
             }
-            _ = retired  // freed here, by the holder of the role, outside the lock
+            _ = consume retired  // freed here, by the holder of the role, outside the lock
             _ = consume replaced  // released before the handlers run
             deliver(value, to: entries, epoch: epoch)
         }

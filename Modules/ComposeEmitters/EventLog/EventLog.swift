@@ -75,8 +75,7 @@ public enum EventLog {
     public static func observe(_ handler: @escaping @Sendable (Event) -> Void) -> EmitterSubscription {
         let registration = channel.observers.register(handler)
         logSwitch.count.add(1, ordering: .relaxed)
-        return EmitterSubscription {
-            registration.cancel()
+        return EmitterSubscription(cancelling: registration) {
             logSwitch.count.subtract(1, ordering: .relaxed)
         }
     }

@@ -44,7 +44,7 @@ package enum IsolatedHandler {
     /// scope), the handler is called inside it.
     @inlinable
     package static func subscriber<Value: Sendable>(_ handler: AssumedIsolation<Value>) -> IsolatedSubscriber<Value> {
-        let handler = ObservationScope.current?.handlerContext.map { handler.called(inside: $0) } ?? handler
+        let handler = ObservationScope.currentHandlerContext.map { handler.called(inside: $0) } ?? handler
         guard let isolation = handler.isolation else { return IsolatedSubscriber(handler: handler.nonisolatedFunction) }
         let relay = Relay<Value>(running: .isolated(isolation))
         relay.start { value in handler.callAssumingIsolation(value) }
@@ -110,8 +110,8 @@ final class IsolatedSubscription<Value: Sendable>: EmitterSubscription, @uncheck
         if first { unsafeDowncast(payload.unsafelyUnwrapped, to: EmitterSubscription.self).cancel() }
     }
 
-    override var isSettled: Bool {
-        isCancelled && relay.isStoppedAndIdle
+    override var isSettledOnceDone: Bool {
+        relay.isStoppedAndIdle
     }
 }
 

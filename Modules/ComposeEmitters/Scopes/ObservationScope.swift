@@ -30,11 +30,34 @@ import ComposeMachinery
 ///   `end()` never waits for a registration.
 /// - A scope ends when ``end()`` is called or when the last reference to it is released. A
 ///   parent does not keep its children: a child ends when its parent ends, or when it is
-///   released, whichever comes first, and one that ends first detaches from its parent.
+///   released, whichever comes first. One that ends first detaches from its parent once nothing
+///   of it is left to wait for: while a handler of it still runs on its actor (one that ended
+///   its own scope, say), the parent's `end()` still reaches it and waits for that call.
 public final class ObservationScope: Sendable, CustomStringConvertible {
     /// The scope that new subscriptions join, if any.
+    ///
+    /// The task-local value does not keep the scope alive: a task started inside ``run(_:)``
+    /// (one of Compose's own, a value on its way to the main actor, say) does not delay the end
+    /// that releasing the scope's last reference makes. Once the scope is gone, this is `nil`,
+    /// and a subscription made in such a task registers nothing, as in an ended scope.
+    public static var current: ObservationScope? {
+        currentEntry?.scope
+    }
+
+    /// The scope of ``current``, held weakly, and its core, held strongly (so that a subscription
+    /// made after the scope is gone finds it ended).
     @TaskLocal
-    public static var current: ObservationScope?
+    static var currentEntry: CurrentEntry?
+
+    final class CurrentEntry: Sendable {
+        weak let scope: ObservationScope?
+        let core: ScopeCore
+
+        init(_ scope: ObservationScope) {
+            self.scope = scope
+            self.core = scope.core
+        }
+    }
 
     /// What the scope owns and how it ends. A parent keeps its children's cores, not the
     /// children: a child released first ends (its deinit ends its core), and a parent's end
@@ -45,7 +68,14 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     public let label: String?
 
     /// What handlers subscribed in this scope run inside; inherited from the parent.
-    @usableFromInline package let handlerContext: HandlerContext?
+    @usableFromInline package var handlerContext: HandlerContext? {
+        core.handlerContext
+    }
+
+    /// The handler context of the current scope (see ``current``), if any.
+    @usableFromInline package static var currentHandlerContext: HandlerContext? {
+        currentEntry?.core.handlerContext
+    }
 
     /// Creates a scope.
     ///
@@ -54,15 +84,13 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     ///   - parent: A scope whose end also ends this one. If it has already ended, so has this one.
     public init(label: String? = nil, parent: ObservationScope? = nil) {
         self.label = label
-        self.core = ScopeCore(parent: parent?.core)
-        self.handlerContext = parent?.handlerContext
+        self.core = ScopeCore(parent: parent?.core, handlerContext: parent?.handlerContext)
     }
 
     /// Creates a scope whose handlers run inside `handlerContext`, and so do its children's.
     package init(label: String?, handlerContext: HandlerContext?) {
         self.label = label
-        self.core = ScopeCore(parent: nil)
-        self.handlerContext = handlerContext
+        self.core = ScopeCore(parent: nil, handlerContext: handlerContext)
     }
 
     deinit {
@@ -80,7 +108,7 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     /// - Returns: What `body` returns.
     @discardableResult
     public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try Self.$current.withValue(self, operation: body)
+        try Self.$currentEntry.withValue(CurrentEntry(self), operation: body)
     }
 
     /// Runs the asynchronous `body` with this scope as ``current``.
@@ -91,7 +119,7 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
     ) async rethrows -> Result {
-        try await Self.$current.withValue(self, operation: body, isolation: isolation)
+        try await Self.$currentEntry.withValue(CurrentEntry(self), operation: body, isolation: isolation)
     }
 
     /// Runs `body` with no current scope, so that a task it starts does not hold ``current`` (a
@@ -99,7 +127,7 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
     /// its subscribers (a timer's, a sequence's, an alarm's), which would otherwise keep the scope
     /// they were subscribed in from being released, and so from ending.
     package static func outsideAnyScope<Result>(_ body: () -> Result) -> Result {
-        $current.withValue(nil, operation: body)
+        $currentEntry.withValue(nil, operation: body)
     }
 
     /// Makes `subscription` part of this scope; cancels it at once if the scope has ended.
@@ -125,8 +153,8 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         _ subscriber: IsolatedSubscriber<Value>,
         _ register: (IsolatedSubscriber<Value>) -> EmitterSubscription
     ) -> EmitterSubscription {
-        guard let scope = current else { return register(subscriber) }
-        return scope.join(subscriber, register)
+        guard let entry = currentEntry else { return register(subscriber) }
+        return entry.core.join(subscriber, register)
     }
 
     /// ``joiningCurrent(_:_:)`` for this scope.
@@ -186,7 +214,8 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         core.retainedSubscriptionCount
     }
 
-    /// The number of child scopes that have not ended.
+    /// The number of child scopes that have not ended, or ended while a handler of theirs was
+    /// still running on its actor (see the rules above).
     public var childCount: Int {
         core.childCount
     }

@@ -19,23 +19,50 @@ final class ScopeCore: Sendable {
         /// which every `end()` closes.
         var registering: [RegistrationGate] = []
 
+        /// When `children` reaches this size, ended and settled ones are swept out.
+        var childSweepThreshold = 64
+
         /// Keeps `subscription`, sweeping out the settled ones now and then. After the end too:
         /// every later `end()` cancels it again (and so waits for its handler's call in progress).
-        mutating func keep(_ subscription: EmitterSubscription) {
+        ///
+        /// - Returns: The subscriptions swept out, for the caller to release after unlocking
+        ///   (releasing one may run any deinit, one that ends another scope included).
+        mutating func keep(_ subscription: EmitterSubscription) -> [EmitterSubscription] {
             subscriptions.append(subscription)
-            if subscriptions.count >= sweepThreshold {
-                // Only settled ones: a later end() must still wait for a call in progress.
-                subscriptions.removeAll { $0.isSettled }
-                sweepThreshold = max(64, subscriptions.count * 2)
+            guard subscriptions.count >= sweepThreshold else { return [] }
+            // Only settled ones: a later end() must still do what a cancel under way has not,
+            // and wait for a call in progress.
+            var swept: [EmitterSubscription] = []
+            subscriptions.removeAll { subscription in
+                guard subscription.isSettled else { return false }
+                swept.append(subscription)
+                return true
             }
+            sweepThreshold = max(64, subscriptions.count * 2)
+            return swept
+        }
+
+        /// Keeps `child`, sweeping out the children that ended and settled now and then.
+        ///
+        /// - Returns: The children swept out, to release after unlocking.
+        mutating func attach(_ child: ScopeCore) -> [ScopeCore] {
+            children[ObjectIdentifier(child)] = child
+            guard children.count >= childSweepThreshold else { return [] }
+            let swept = children.values.filter { $0 !== child && $0.isSettled }
+            for core in swept { children.removeValue(forKey: ObjectIdentifier(core)) }
+            childSweepThreshold = max(64, children.count * 2)
+            return swept
         }
     }
 
     private let state = LockedState(State())
     private weak let parent: ScopeCore?
+    /// What the scope's handlers run inside (see ``ObservationScope/handlerContext``).
+    let handlerContext: HandlerContext?
 
-    init(parent: ScopeCore?) {
+    init(parent: ScopeCore?, handlerContext: HandlerContext?) {
         self.parent = parent
+        self.handlerContext = handlerContext
         parent?.attach(self)
     }
 
@@ -46,11 +73,12 @@ final class ScopeCore: Sendable {
 
     /// Adds `subscription` unless the scope has ended; `false` if it has.
     private func accept(_ subscription: EmitterSubscription) -> Bool {
-        withState { state in
-            guard !state.isEnded else { return false }
-            state.keep(subscription)
-            return true
+        let (accepted, swept) = withState { state in
+            guard !state.isEnded else { return (false, []) }
+            return (true, state.keep(subscription))
         }
+        _ = consume swept  // released here, outside the lock
+        return accepted
     }
 
     /// ``ObservationScope/join(_:_:)``: registers behind a gate unless the scope has ended.
@@ -70,14 +98,14 @@ final class ScopeCore: Sendable {
             return nothing
         }
         let subscription = register(subscriber.gated(by: gate))
-        let isEnded = withState { state in
+        let (isEnded, swept) = withState { state in
             if let index = state.registering.firstIndex(where: { $0 === gate }) {
                 state.registering.swapAt(index, state.registering.count - 1)
                 state.registering.removeLast()
             }
-            state.keep(subscription)
-            return state.isEnded
+            return (state.isEnded, state.keep(subscription))
         }
+        _ = consume swept  // released here, outside the lock
         if isEnded { subscription.cancel() }
         return subscription
     }
@@ -95,7 +123,21 @@ final class ScopeCore: Sendable {
         for gate in owned.registering { gate.close() }
         for subscription in owned.subscriptions { subscription.cancel() }
         for child in owned.children { child.end() }
-        if owned.isFirst { parent?.detach(self) }
+        // A scope leaves its parent once nothing is left for a later end() to wait for: until
+        // then (a handler of it still runs on its actor, say, having ended its own scope), the
+        // parent's end() reaches it and waits as its own later end() would.
+        if isSettled { parent?.detach(self) }
+    }
+
+    /// Whether the scope has ended and a later `end()` would find nothing to do or wait for:
+    /// every subscription settled, no registration under way, every child settled.
+    var isSettled: Bool {
+        let owned = withState { state -> ([EmitterSubscription], [ScopeCore])? in
+            guard state.isEnded, state.registering.isEmpty else { return nil }
+            return (state.subscriptions, Array(state.children.values))
+        }
+        guard let (subscriptions, children) = owned else { return false }
+        return subscriptions.allSatisfy(\.isSettled) && children.allSatisfy(\.isSettled)
     }
 
     /// Whether ``ObservationScope/end()`` has been called.
@@ -124,17 +166,17 @@ final class ScopeCore: Sendable {
         withState { $0.subscriptions.count }
     }
 
-    /// The number of child scopes that have not ended.
+    /// The number of child scopes kept: not ended, or not settled.
     var childCount: Int {
         withState { $0.children.count }
     }
 
     private func attach(_ child: ScopeCore) {
-        let accepted = withState { state in
-            guard !state.isEnded else { return false }
-            state.children[ObjectIdentifier(child)] = child
-            return true
+        let (accepted, swept) = withState { state in
+            guard !state.isEnded else { return (false, []) }
+            return (true, state.attach(child))
         }
+        _ = consume swept  // released here, outside the lock
         if !accepted { child.end() }
     }
 

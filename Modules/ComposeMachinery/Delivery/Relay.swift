@@ -136,6 +136,12 @@ package final class Relay<Event: Sendable>: @unchecked Sendable {  // Queue unde
         _ = dropped  // released here, outside the lock: a deinit is user code
     }
 
+    /// Whether ``stop()`` has been called: a handler handing several values on in one call
+    /// looks here between them, so that one that stops its own relay hears none of the rest.
+    package var isStopped: Bool {
+        delivery.state.isStopped
+    }
+
     /// Whether the relay is stopped and nobody holds its role: no handler call is in progress
     /// or can start, so a ``stop()`` now returns at once.
     package var isStoppedAndIdle: Bool {

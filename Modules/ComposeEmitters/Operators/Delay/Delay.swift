@@ -37,7 +37,12 @@ extension Emitters {
                 if let deadline = action.schedule {
                     alarm.schedule(at: deadline) { relay.send(.alarm(deadline)) }
                 }
-                for value in action.emit { handler(value) }
+                // Several values fall due at once: a handler that cancels its subscription
+                // (stopping the relay from inside) hears none of the rest.
+                for value in action.emit {
+                    guard !relay.isStopped else { break }
+                    handler(value)
+                }
             }
             let upstream = self.upstream.register { relay.send(.value($0)) }
             return EmitterSubscription([downstream, upstream, EmitterSubscription(onCancel: alarm.cancel)])
