@@ -1,7 +1,6 @@
 import ComposeMachinery
 import ComposeTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @testable import ComposeEmitters
@@ -226,7 +225,8 @@ actor Listener {
 
     nonisolated var isBusy: Bool { busy.isRaised }
 
-    func listen(to emitter: ValueEmitter<Int>, released: Recorder<Bool>) -> EmitterSubscription {
+    func listen<Source: Emitter>(to emitter: Source, released: Recorder<Bool>) -> EmitterSubscription
+    where Source.Value == Int {
         let watcher = DeinitWatcher { released.record(true) }
         return emitter += { value in
             _ = watcher
@@ -250,35 +250,4 @@ actor Listener {
         while !flag.isRaised { usleep(100) }
         subscription.cancel()
     }
-}
-
-/// A flag one thread raises and others look at.
-final class Flag: Sendable {
-    private let raised = Atomic<Bool>(false)
-
-    func raise() { raised.store(true, ordering: .releasing) }
-
-    var isRaised: Bool { raised.load(ordering: .acquiring) }
-}
-
-/// Calls `onDeinit` when released: tells a test that whatever held it has let go.
-final class DeinitWatcher: Sendable {
-    let onDeinit: @Sendable () -> Void
-
-    init(_ onDeinit: @escaping @Sendable () -> Void) {
-        self.onDeinit = onDeinit
-    }
-
-    deinit { onDeinit() }
-}
-
-/// Spins, without suspending, until `condition` holds (true) or a minute has passed (false):
-/// keeps the calling actor busy meanwhile.
-func spinUntil(_ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        usleep(100)  // blocks the caller without taking a core from the threads it waits for
-    }
-    return true
 }

@@ -169,25 +169,3 @@ import Testing
         scope.end()
     }
 }
-
-/// A handler on an actor of its own (on a dispatch queue, not Swift's pool) that, called, stays
-/// until ``release`` is raised, then runs ``cancelOnRelease`` if set.
-actor HeldHandler {
-    private nonisolated let executor = QueueExecutor()
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-    nonisolated let entered = Flag()
-    nonisolated let release = Flag()
-    nonisolated let exited = Flag()
-    nonisolated let cancelOnRelease = LockedBox<(@Sendable () -> Void)?>(nil)
-
-    func listen(to emitter: ValueEmitter<Int>) -> EmitterSubscription {
-        emitter += { _ in self.hold() }
-    }
-
-    private func hold() {
-        entered.raise()
-        while !release.isRaised { usleep(100) }
-        cancelOnRelease.value?()
-        exited.raise()
-    }
-}

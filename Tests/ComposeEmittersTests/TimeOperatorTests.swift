@@ -82,6 +82,65 @@ import Testing
         #expect(output.values == [1, 2])
     }
 
+    /// `delay` hands several due values over at once; the handler cancels its own subscription
+    /// at the first: it is not called for the rest of that batch, nor for anything after.
+    ///
+    /// Guarantees: "Once `cancel()` returns, no later send reaches the handler"; a handler cancelled
+    /// during a delivery is not called for the rest of it.
+    @Test(.timeLimit(.minutes(1)))
+    func aDelayedHandlerThatCancelsItselfIsNotCalledAgain() async {
+        let clock = TestClock()
+        let emitter = ValueEmitter<Int>()
+        let heard = LockedBox<[Int]>([])
+        let calledAfterCancel = LockedBox<[Int]>([])
+        let subscription = LockedBox<EmitterSubscription?>(nil)
+        let cancelReturned = Flag()
+        subscription.mutate {
+            $0 =
+                emitter.delay(interval: .seconds(1), clock: clock) += { value in
+                    if cancelReturned.isRaised { calledAfterCancel.mutate { $0.append(value) } }
+                    heard.mutate { $0.append(value) }
+                    if value == 1 {
+                        subscription.value?.cancel()
+                        cancelReturned.raise()
+                    }
+                }
+        }
+        emitter.send(1)
+        emitter.send(2)
+        emitter.send(3)
+        await clock.advance(by: .seconds(1)) { !heard.value.isEmpty }
+        await clock.settle(by: .seconds(1))
+        #expect(heard.value.first == 1)
+        #expect(calledAfterCancel.value.isEmpty, "called with \(calledAfterCancel.value) after its own cancel() returned")
+    }
+
+    /// The same when the handler ends its scope at the first value of the batch.
+    @Test(.timeLimit(.minutes(1)))
+    func aDelayedHandlerThatEndsItsScopeIsNotCalledAgain() async {
+        let clock = TestClock()
+        let emitter = ValueEmitter<Int>()
+        let scope = ObservationScope(label: "TimeOperatorTests")
+        let calledAfterEnd = LockedBox<[Int]>([])
+        let endReturned = Flag()
+        scope.run {
+            _ =
+                emitter.delay(interval: .seconds(1), clock: clock) += { value in
+                    if endReturned.isRaised { calledAfterEnd.mutate { $0.append(value) } }
+                    if value == 1 {
+                        scope.end()
+                        endReturned.raise()
+                    }
+                }
+        }
+        emitter.send(1)
+        emitter.send(2)
+        await clock.advance(by: .seconds(1)) { endReturned.isRaised }
+        await clock.settle(by: .seconds(1))
+        #expect(endReturned.isRaised)
+        #expect(calledAfterEnd.value.isEmpty, "called with \(calledAfterEnd.value) after its scope's end() returned")
+    }
+
     @Test func timerTicksOnScheduleUntilCancelled() async {
         let clock = TestClock()
         let output = Recorder<TestClock<Duration>.Instant>()
