@@ -13,27 +13,26 @@ import SwiftUI
 ///     var observers: Void { None }
 /// }
 ///
-/// extension AppComponent: StartupComponent {
-///     func willBindRootComponent() { /* integrations */ }
-/// }
-///
 /// extension AppComponent: View {
 ///     var body: some View { RouterView(router) }
 /// }
 /// ```
 ///
+/// A root that is also a `StartupComponent` gets its hooks around the binding of the tree, as
+/// any root does: `extension AppComponent: StartupComponent { func willBindRootComponent() {} }`.
+///
 /// The original Compose put `@main` on a `StartupComponent` directly. Swift needs a
 /// `static func main()` and Compose needs to create the root, with `init()`, which
 /// `StartupComponent` does not require (a root made in a test may take arguments); conforming to
-/// this protocol as well gives both, and the app mounts the root in a window with
+/// this protocol gives both, and the app mounts the root in a window with
 /// ``ComponentHostView``. It refines nothing, so that in a main-actor app target Swift infers
-/// the root's conformances (to `StartupComponent` and to `View`) as it does for any component.
+/// the root's conformances (to `Component` and to `View`) as it does for any component.
 public protocol ComposeApplication {
     /// The root component, as the app starts.
     init()
 }
 
-extension ComposeApplication where Self: StartupComponent & View {
+extension ComposeApplication where Self: Component & View {
     /// Starts the app with this component as the root of its window.
     @MainActor
     public static func main() {
@@ -43,7 +42,7 @@ extension ComposeApplication where Self: StartupComponent & View {
 
 /// The SwiftUI app that shows a ``ComposeApplication``.
 @MainActor
-struct ComposeApp<Root: ComposeApplication & StartupComponent & View>: App {
+struct ComposeApp<Root: ComposeApplication & Component & View>: App {
     init() {}
 
     var body: some Scene {

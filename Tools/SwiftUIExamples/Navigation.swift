@@ -190,11 +190,23 @@ struct AppComponent: RouterComponent, ComposeApplication {
     var observers: Void { None }
 }
 
-extension AppComponent: StartupComponent {
+/// A root that is also a `StartupComponent`, for its hooks: it starts the same way (`main` is
+/// only named here, since one `@main` is allowed per module).
+struct IntegratedAppComponent: RouterComponent, ComposeApplication, StartupComponent {
+    let auth = AuthComponent()
+    let router = Router(start: \Self.auth)
+    var observers: Void { None }
+
     func willBindRootComponent() {
         // Set up integrations here.
     }
 }
+
+extension IntegratedAppComponent: View {
+    var body: some View { RouterView(router) }
+}
+
+let integratedAppEntry: @MainActor () -> Void = IntegratedAppComponent.main
 
 extension AppComponent: View {
     var body: some View {
