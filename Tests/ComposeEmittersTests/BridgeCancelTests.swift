@@ -14,7 +14,7 @@ import Testing
 @Suite struct BridgeCancelTests {
     /// A send that starts once the second `cancel()` of a subscription to an async sequence's
     /// emitter has returned reaches nobody: the second cancel waits for the lock as the first does.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aSecondCancelOfAnAsyncSequenceSubscriptionWaitsForTheRegistrationToGo() async {
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         defer { continuation.finish() }
@@ -47,7 +47,7 @@ import Testing
 
     /// The second `cancel()` of a subscription to a `Future` does not return while the lock its
     /// registration's removal needs is held.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aSecondCancelOfAFutureSubscriptionWaitsForTheRegistrationToGo() async {
         let gate = Flag()
         defer { gate.raise() }
@@ -71,7 +71,7 @@ import Testing
     /// The same for an `EventLog.observe` subscription, in a world of its own (the log of the
     /// process is left alone): the second `cancel()` does not return while the log's lock is held,
     /// and once it is let go the observer is gone.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aSecondCancelOfAnEventLogSubscriptionWaitsForTheRegistrationToGo() async {
         let world = ComposeWorld(label: "BridgeCancelTests")
         let subscription = world.run { EventLog.observe { _ in } }

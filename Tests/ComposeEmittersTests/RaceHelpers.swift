@@ -36,7 +36,9 @@ func holdLock<State>(_ lock: LockedState<State>, held: Flag, release: Flag) {
     startThread {
         lock.withLock { _ in
             held.raise()
-            let deadline = ContinuousClock.now + .seconds(10)
+            // Long: under the whole suite (stress tests keeping the pool busy), the test may take
+            // many seconds to get back to raising `release`, and an early release fakes a result.
+            let deadline = ContinuousClock.now + .seconds(120)
             while !release.isRaised, ContinuousClock.now < deadline { usleep(100) }
         }
     }

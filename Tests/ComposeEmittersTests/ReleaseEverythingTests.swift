@@ -18,7 +18,7 @@ import Testing
     /// actor). The actor is busy while another thread sends, waits for the values to queue for
     /// the actor, then releases the subscription and both source emitters and frees the actor:
     /// the values are delivered.
-    @Test(.timeLimit(.minutes(2)), arguments: OperatorCase.all)
+    @Test(.timeLimit(.minutes(5)), arguments: OperatorCase.all)
     func valuesWaitingForAnActorSurviveReleasingTheSubscriptionAndItsSources(_ operatorCase: OperatorCase) async {
         let sources = LockedBox<(ValueEmitter<Int>, ValueEmitter<Int>)?>((ValueEmitter<Int>(), ValueEmitter<Int>()))
         let listener = Listener()
@@ -36,7 +36,7 @@ import Testing
                 let (a, b) = sources.value!
                 operatorCase.sendFirst(a, b)
             }
-            if spinUntil(timeout: .seconds(5), { relay.backlog >= operatorCase.expectedFirst.count }) { queued.raise() }
+            if spinUntil(timeout: .seconds(60), { relay.backlog >= operatorCase.expectedFirst.count }) { queued.raise() }
             subscription.mutate { $0 = nil }
             sources.mutate { $0 = nil }
             listener.free()
@@ -67,7 +67,7 @@ import Testing
 
     /// A time-based operator, its handler on an actor of its own: the subscription and its source
     /// emitter are released while values wait for the timer, and are delivered when it fires.
-    @Test(.timeLimit(.minutes(2)), arguments: TimeOperator.allCases)
+    @Test(.timeLimit(.minutes(5)), arguments: TimeOperator.allCases)
     func valuesPendingInATimerSurviveReleasingTheSubscriptionAndItsSource(_ timeOperator: TimeOperator) async {
         let clock = TestClock()
         let listener = Listener()

@@ -18,7 +18,7 @@ import Testing
     /// Guarantees: "Once any `end()` of an `ObservationScope` has returned, no handler of the
     /// scope is called (... a nonisolated one by no send that starts afterwards): every `end()`
     /// cancels every subscription as the first does".
-    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    @Test(.timeLimit(.minutes(5)), arguments: [true, false])
     func noSendAfterEndReachesASubscriptionWhoseCancelIsOnItsWay(sweep: Bool) async {
         let emitter = ValueEmitter<Int>()
         let other = ValueEmitter<Int>()
@@ -60,7 +60,7 @@ import Testing
     ///
     /// Guarantees: "an `end()` made on another thread while a handler of the scope runs on its
     /// actor waits for that call to return", and a parent's end "waits as the child's own end does".
-    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    @Test(.timeLimit(.minutes(5)), arguments: [true, false])
     func aParentsEndWaitsForAChildHandlerThatEndedItsOwnScope(endTheParent: Bool) async {
         let emitter = ValueEmitter<Int>()
         let parent = ObservationScope(label: "ScopeSettlingTests.parent")
@@ -94,7 +94,7 @@ import Testing
     /// The sweep lets go of a cancelled subscription to a `Future` whose operation holds a
     /// ``DeinitWatcher``: the watcher's deinit (user code) runs outside the scope's lock, so
     /// another thread can read the scope meanwhile.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aSweptSubscriptionIsReleasedOutsideTheScopesLock() async {
         let scope = ObservationScope(label: "ScopeSettlingTests")
         let otherThreadBlocked = LockedBox<Bool?>(nil)
@@ -133,7 +133,7 @@ import Testing
     /// ends and leaves its parent, which takes the parent's lock. The sweep has let go of that lock
     /// by then (a debug build would trap on the relock, a release build deadlock): the sweep
     /// finishes and the process exits normally.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aChildScopeReleasedByASweepLeavesItsParent() async {
         await #expect(processExitsWith: .success) {
             let parent = ObservationScope(label: "ScopeSettlingTests.parent")
@@ -169,7 +169,7 @@ import Testing
     /// so ends) at once, and its handler is not called afterwards.
     ///
     /// Guarantees: "A scope ends when its last reference goes, whatever its subscriptions run".
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aTaskStartedInAScopeDoesNotKeepTheReleasedScopeAlive() async {
         let emitter = ValueEmitter<Int>()
         emitter.send(1)

@@ -87,7 +87,7 @@ import Testing
     ///
     /// Guarantees: "Once `cancel()` returns, no later send reaches the handler"; a handler cancelled
     /// during a delivery is not called for the rest of it.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aDelayedHandlerThatCancelsItselfIsNotCalledAgain() async {
         let clock = TestClock()
         let emitter = ValueEmitter<Int>()
@@ -116,7 +116,7 @@ import Testing
     }
 
     /// The same when the handler ends its scope at the first value of the batch.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aDelayedHandlerThatEndsItsScopeIsNotCalledAgain() async {
         let clock = TestClock()
         let emitter = ValueEmitter<Int>()

@@ -94,8 +94,10 @@ public struct EnclosedRouter: Sendable {
         guard let (router, anchor) = resolve(route: String(describing: keyPath), fileID: fileID, line: line) else {
             return false
         }
-        var route = Router.route(
-            keyPath, instance: instance, anchor: anchor.routeBase.anchor, baseOffset: anchor.routeBase.offset)
+        // A zero-size component shares its offset with its neighbours, which only its holder's
+        // layout tells apart: measured from the holder.
+        let base = MemoryLayout<Target>.size == 0 ? (anchor.identity, 0) : anchor.routeBase
+        var route = Router.route(keyPath, instance: instance, anchor: base.anchor, baseOffset: base.offset)
         if anchor.type != ObjectIdentifier(Base.self) {
             route = .failure(
                 RoutingError(
@@ -120,6 +122,8 @@ public struct EnclosedRouter: Sendable {
 /// What the host binds an `@EnclosingRouter` to. A class: copies of the component share it.
 final class EnclosingRouterBinding: @unchecked Sendable {  // State under its lock.
     struct Anchor {
+        /// The node of the component holding the wrapper.
+        let identity: ObjectIdentifier
         /// The type of the component holding the wrapper, and its name.
         let type: ObjectIdentifier
         let name: String

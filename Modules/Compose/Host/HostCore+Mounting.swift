@@ -92,7 +92,8 @@ extension HostCore {
                     continue
                 }
                 let anchor = EnclosingRouterBinding.Anchor(
-                    type: descendant.type, name: descendant.typeName, routeBase: routeBase(of: descendant, in: owner)
+                    identity: ObjectIdentifier(descendant), type: descendant.type, name: descendant.typeName,
+                    routeBase: routeBase(of: descendant, in: owner)
                 )
                 wrapper.binding.bind(router, anchor: anchor)
             }
@@ -153,6 +154,12 @@ extension HostCore {
     /// Evaluates the observers of `node`'s subtree, parents first, each in its own scope and
     /// context, with the ownership check in debug builds.
     func evaluateObservers(in node: ComponentNode) {
+        // In the tree's service scope and clock, whoever mounts or creates the component.
+        guard let handlerContext else { return evaluateObserversHere(in: node) }
+        handlerContext.around { evaluateObserversHere(in: node) }
+    }
+
+    private func evaluateObserversHere(in node: ComponentNode) {
         for descendant in subtree(of: node) {
             ComponentContext.$current.withValue(descendant) {
                 #if DEBUG

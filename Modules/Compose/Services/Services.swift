@@ -134,12 +134,14 @@ package final class ServiceStorage: @unchecked Sendable {  // `values` under its
         }
     }
 
-    /// What the handlers of a tree mounted in this scope run inside: this scope, unless the
-    /// code calling them already runs in it or in a scope opened inside it.
+    /// What the handlers of a tree mounted in this scope run inside: this scope, with the clock
+    /// in force now (this scope's, or the one its code runs with, a sandbox's say), unless the
+    /// code calling them already runs in this scope or in one opened inside it.
     var handlerContext: HandlerContext {
-        HandlerContext { [self] call in
+        let clock = clockOverride ?? ComposeClock.current
+        return HandlerContext { [self] call in
             if let current = Self.scoped, current.isWithin(self) { return call() }
-            run(call)
+            Self.$scoped.withValue(self) { ComposeClock.withCurrent(clock, operation: call) }
         }
     }
 

@@ -15,14 +15,14 @@ extension Emitters {
         private let source: TaskSource<Value>
 
         init(_ base: Base) {
-            source = TaskSource(replaysLast: false) { core in
+            source = TaskSource(replaysLast: false) { send in
                 do throws(Base.Failure) {
                     for try await element in base {
-                        core.send(.success(element))
+                        send(.success(element))
                     }
                 } catch {
                     guard !Task.isCancelled else { return }
-                    core.send(.failure(error))
+                    send(.failure(error))
                 }
             }
         }
@@ -57,7 +57,7 @@ extension Emitters {
 
         /// - Parameter operation: The work to run, once.
         public init(_ operation: @escaping @Sendable () async throws(Failure) -> Success) {
-            source = TaskSource(replaysLast: true) { core in
+            source = TaskSource(replaysLast: true) { send in
                 let result: Result<Success, Failure>
                 do throws(Failure) {
                     result = .success(try await operation())
@@ -65,7 +65,7 @@ extension Emitters {
                     guard !Task.isCancelled else { return }
                     result = .failure(error)
                 }
-                core.send(result)
+                send(result)
             }
         }
 

@@ -13,14 +13,19 @@ final class TaskSource<Value: Sendable>: Sendable {
 
     let core: EmitterCore<Value>
     private let state = LockedState<State>(State())
-    private let work: @Sendable (EmitterCore<Value>) async -> Void
+    /// What the task sends goes through: ``stop()`` stops it, so that once `stop()` has returned
+    /// nothing is sent (a send under way on the task's thread is waited for).
+    private let sending = Relay<Value>()
+    private let work: @Sendable (_ send: @escaping @Sendable (Value) -> Void) async -> Void
 
     /// - Parameters:
     ///   - replaysLast: Whether a late subscriber first receives the last value (a future's result).
-    ///   - work: Sends on the core; runs once, in a task.
-    init(replaysLast: Bool, work: @escaping @Sendable (EmitterCore<Value>) async -> Void) {
-        core = EmitterCore(label: nil, remembersValues: replaysLast)
+    ///   - work: Sends with `send`; runs once, in a task.
+    init(replaysLast: Bool, work: @escaping @Sendable (_ send: @escaping @Sendable (Value) -> Void) async -> Void) {
+        let core = EmitterCore<Value>(label: nil, remembersValues: replaysLast)
+        self.core = core
         self.work = work
+        sending.start { value in core.send(value) }
     }
 
     func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
@@ -29,9 +34,9 @@ final class TaskSource<Value: Sendable>: Sendable {
             state.subscribers += 1
             guard state.task == nil, !state.isStopped else { return }
             // Creating a task runs nothing synchronously, so this is safe under the lock.
-            let core = self.core
+            let sending = self.sending
             let work = self.work
-            state.task = ObservationScope.outsideAnyScope { Task { await work(core) } }
+            state.task = ObservationScope.outsideAnyScope { Task { await work { sending.send($0) } } }
         }
         return EmitterSubscription(cancelling: registration) { [self] in
             let task: Task<Void, Never>? = state.withLock { state in
@@ -44,12 +49,13 @@ final class TaskSource<Value: Sendable>: Sendable {
         }
     }
 
-    /// Cancels the task; nothing is sent afterwards.
+    /// Cancels the task; once this has returned, nothing is sent.
     func stop() {
         let task = state.withLock { state in
             state.isStopped = true
             return state.task
         }
         task?.cancel()
+        sending.stop()
     }
 }

@@ -90,8 +90,8 @@ package struct IsolatedSubscriber<Value: Sendable>: Sendable {
 
 /// The subscription of a handler isolated to an actor: cancelling it stops the relay that calls
 /// the handler there (so the handler is not called again once `cancel()` has returned, see
-/// ``Relay/stop()``), then cancels the registration. Every later `cancel()` stops the relay too,
-/// so that one made while another thread's first is waiting for the handler waits as well.
+/// ``Relay/stop()``), then cancels the registration. Every later `cancel()` does both too, so
+/// that one made while another thread's first is waiting for the handler waits as well.
 @usableFromInline
 final class IsolatedSubscription<Value: Sendable>: EmitterSubscription, @unchecked Sendable {  // Immutable.
     @usableFromInline let relay: Relay<Value>
@@ -102,12 +102,14 @@ final class IsolatedSubscription<Value: Sendable>: EmitterSubscription, @uncheck
         super.init(payload: registration)
     }
 
-    /// Stops the relay, every time (a later stop waits for a call in progress on the actor as
-    /// the first does, and returns at once made by the handler itself); the first time, then
-    /// cancels the registration.
+    /// Stops the relay, then cancels the registration, every time (a later stop waits for a call
+    /// in progress on the actor as the first does, and returns at once made by the handler
+    /// itself).
     override func didCancel(first: Bool) {
         relay.stop()
-        if first { unsafeDowncast(payload.unsafelyUnwrapped, to: EmitterSubscription.self).cancel() }
+        // Every time: a later cancel made while the first waits for this relay's handler reaches
+        // the stages upstream (an operator's closure on another actor) as the first will.
+        unsafeDowncast(payload.unsafelyUnwrapped, to: EmitterSubscription.self).cancel()
     }
 
     override var isSettledOnceDone: Bool {
@@ -124,14 +126,19 @@ extension IsolatedHandler {
     ///
     /// - Parameter isolation: The isolation of the app's closure, which `body` calls with
     ///   `callAssumingIsolation`.
+    ///
+    /// The relay joins the gate of the scope's registration under way (see
+    /// ``RegistrationGate/registering``), so an end during the registration stops it; in a scope
+    /// with a ``HandlerContext``, `body` runs inside it, as handlers do.
     @inlinable
     package static func register<Upstream: Emitter>(
         on upstream: Upstream,
         isolation: (any Actor)?,
         _ body: @escaping @Sendable (Upstream.Value) -> Void
     ) -> EmitterSubscription {
-        guard let isolation else { return upstream.register(body) }
+        guard let isolation else { return upstream.register(HandlerContext.inCurrent(body)) }
         let subscriber = subscriber(AssumedIsolation(isolation: isolation, function: body))
+        if let relay = subscriber.relay { RegistrationGate.stopWithCurrent(relay) }
         return subscriber.subscription(for: upstream.register(subscriber.handler))
     }
 }

@@ -13,4 +13,14 @@ package struct HandlerContext: Sendable {
     package init(around: @escaping @Sendable (_ call: () -> Void) -> Void) {
         self.around = around
     }
+
+    /// `body`, called inside the current scope's context if it has one (an operator's own work
+    /// on each value, which runs user code).
+    @inlinable
+    package static func inCurrent<Value>(
+        _ body: @escaping @Sendable (Value) -> Void
+    ) -> @Sendable (Value) -> Void {
+        guard let context = ObservationScope.currentHandlerContext else { return body }
+        return { value in context.around { body(value) } }
+    }
 }

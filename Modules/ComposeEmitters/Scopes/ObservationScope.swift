@@ -153,7 +153,12 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         _ subscriber: IsolatedSubscriber<Value>,
         _ register: (IsolatedSubscriber<Value>) -> EmitterSubscription
     ) -> EmitterSubscription {
-        guard let entry = currentEntry else { return register(subscriber) }
+        guard let entry = currentEntry else {
+            // Outside any scope (a handler subscribing as it hears a value handed over during
+            // another registration): not part of that registration's gate.
+            guard RegistrationGate.registering != nil else { return register(subscriber) }
+            return RegistrationGate.$registering.withValue(nil) { register(subscriber) }
+        }
         return entry.core.join(subscriber, register)
     }
 

@@ -10,18 +10,37 @@ import Synchronization
 /// returned, the handler is not called again); a nonisolated handler is registered behind the
 /// gate, which it looks at before each call (a send that starts after the close does not reach
 /// it). The registration, once it returns, finds the scope ended and cancels its subscription.
+///
+/// The relays an operator makes for a closure written on an actor (a main-actor `map`) during
+/// the registration join the gate too (``registering``), so closing it stops them as well.
 @usableFromInline
 package final class RegistrationGate: Sendable {
     private let open = Atomic<Bool>(true)
-    /// Stops the relay of a handler written on an actor; `nil` for a nonisolated handler.
-    private let stopRelay: (@Sendable () -> Void)?
+    /// Whether the gate was closed, and the relays it stops: the handler's, if it has one, and
+    /// those of the operators' closures on actors.
+    private let relays = LockedState<(closed: Bool, stops: [@Sendable () -> Void])>((false, []))
+
+    /// The gate of the registration under way on this task, if any: operators add the relays
+    /// they make to it.
+    @TaskLocal package static var registering: RegistrationGate?
 
     init<Value>(stopping relay: Relay<Value>?) {
-        if let relay {
-            stopRelay = { relay.stop() }
-        } else {
-            stopRelay = nil
+        if let relay { relays.withLock { $0.stops.append { relay.stop() } } }
+    }
+
+    /// Makes `relay` stop when the gate of the registration under way closes, if there is one.
+    @usableFromInline
+    package static func stopWithCurrent<Event>(_ relay: Relay<Event>) {
+        registering?.stopping(relay)
+    }
+
+    /// Makes `relay` stop when the gate closes; at once if it has closed.
+    func stopping<Event>(_ relay: Relay<Event>) {
+        let closed = relays.withLock { state in
+            if !state.closed { state.stops.append { relay.stop() } }
+            return state.closed
         }
+        if closed { relay.stop() }
     }
 
     /// Whether the gate lets the handler be called.
@@ -34,7 +53,11 @@ package final class RegistrationGate: Sendable {
     /// and no send that starts afterwards reaches a nonisolated one. Every call waits in the same way.
     func close() {
         open.store(false, ordering: .releasing)
-        stopRelay?()
+        let stops = relays.withLock { state in
+            state.closed = true
+            return state.stops
+        }
+        for stop in stops { stop() }
     }
 }
 

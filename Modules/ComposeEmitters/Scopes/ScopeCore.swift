@@ -97,7 +97,7 @@ final class ScopeCore: Sendable {
             nothing.cancel()
             return nothing
         }
-        let subscription = register(subscriber.gated(by: gate))
+        let subscription = RegistrationGate.$registering.withValue(gate) { register(subscriber.gated(by: gate)) }
         let (isEnded, swept) = withState { state in
             if let index = state.registering.firstIndex(where: { $0 === gate }) {
                 state.registering.swapAt(index, state.registering.count - 1)
@@ -106,7 +106,11 @@ final class ScopeCore: Sendable {
             return (state.isEnded, state.keep(subscription))
         }
         _ = consume swept  // released here, outside the lock
-        if isEnded { subscription.cancel() }
+        if isEnded {
+            subscription.cancel()
+            // The end could not let the scope leave its parent while this registration was under way.
+            if isSettled { parent?.detach(self) }
+        }
         return subscription
     }
 

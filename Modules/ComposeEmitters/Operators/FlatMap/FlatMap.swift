@@ -21,19 +21,21 @@ extension Emitters {
             // Touched by the relay's handler only, one event at a time.
             let machine = HandlerState(FlatMapStateMachine())
             let transform = self.transform
-            let downstream = relay.register { [weak relay] event in
-                guard let relay else { return }
-                switch event {
-                case .outer(let value):
-                    guard case .follow(let tag) = machine.value.receivedOuter() else { return }
-                    let inner = transform.callAssumingIsolation(value)
-                    // Values already on their way from the old inner emitter carry an old tag
-                    // and are dropped below.
-                    current.replace(with: inner.register { relay.send(.inner($0, generation: tag)) })
-                case .inner(let value, let tag):
-                    if machine.value.receivedInner(generation: tag) == .emit { handler(value) }
-                }
-            }
+            if transform.isolation != nil { RegistrationGate.stopWithCurrent(relay) }
+            let downstream = relay.register(
+                HandlerContext.inCurrent { [weak relay] event in
+                    guard let relay else { return }
+                    switch event {
+                    case .outer(let value):
+                        guard case .follow(let tag) = machine.value.receivedOuter() else { return }
+                        let inner = transform.callAssumingIsolation(value)
+                        // Values already on their way from the old inner emitter carry an old tag
+                        // and are dropped below.
+                        current.replace(with: inner.register { relay.send(.inner($0, generation: tag)) })
+                    case .inner(let value, let tag):
+                        if machine.value.receivedInner(generation: tag) == .emit { handler(value) }
+                    }
+                })
             let upstream = self.upstream.register { relay.send(.outer($0)) }
             return EmitterSubscription([downstream, upstream, EmitterSubscription(onCancel: current.cancel)])
         }
