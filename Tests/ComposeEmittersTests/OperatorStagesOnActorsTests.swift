@@ -52,7 +52,7 @@ actor A8Stage {
 
     private func hold() {
         held.raise()
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(120)  // released by the test; long under load
         while !release.isRaised, ContinuousClock.now < deadline { usleep(100) }
     }
 }
@@ -101,7 +101,7 @@ private func a8Spin(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
         let slow = second.withCurrent().map { value -> Int in
             slowEntered.raise()
             if registering {
-                let deadline = ContinuousClock.now + .seconds(10)
+                let deadline = ContinuousClock.now + .seconds(120)  // released by the test; long under load
                 while !slowRelease.isRaised, ContinuousClock.now < deadline { usleep(100) }
             }
             return value
@@ -150,7 +150,7 @@ private func a8Spin(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
         let slow = source.withCurrent().map { value -> Int in
             entered.raise()
             if registering {
-                let deadline = ContinuousClock.now + .seconds(10)
+                let deadline = ContinuousClock.now + .seconds(120)  // released by the test; long under load
                 while !release.isRaised, ContinuousClock.now < deadline { usleep(100) }
             }
             return value
@@ -266,7 +266,7 @@ actor A8Step {
         if closed.isRaised { lateCalls.add(1, ordering: .relaxed) }
         guard value == holdValue else { return }
         entered.raise()
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(120)  // released by the test; long under load
         while !release.isRaised, ContinuousClock.now < deadline { usleep(100) }
     }
 }

@@ -30,7 +30,7 @@ import Testing
         _ =
             emitter += { _ in
                 inFirst.raise()
-                let deadline = ContinuousClock.now + .seconds(10)
+                let deadline = ContinuousClock.now + .seconds(120)  // released by the test; long under load
                 while !holdFirst.isRaised, ContinuousClock.now < deadline { usleep(100) }
             }
         let second: EmitterSubscription
@@ -52,7 +52,7 @@ import Testing
         startThread {  // waits for the lock, then registers
             let handler: @Sendable (Int) -> Void = { _ in
                 inReplay.raise()
-                let deadline = ContinuousClock.now + .seconds(10)
+                let deadline = ContinuousClock.now + .seconds(120)  // released by the test; long under load
                 while !holdReplay.isRaised, ContinuousClock.now < deadline { usleep(100) }
             }
             _ = replays ? (emitter.withCurrent() += handler) : (emitter += handler)
