@@ -6,7 +6,7 @@ import Testing
 
 /// Cancels racing the deinit of the emitter they cancel on.
 @Suite struct CancelRacingDeinitTests {
-    static let rounds = 3000
+    static let rounds = 600
 
     /// Two threads each cancel both subscriptions of an emitter (so each subscription is
     /// cancelled twice at once), while a third sends through a reference it took and the test

@@ -46,12 +46,13 @@ import Testing
         }
     }
 
-    /// Rounds per kind and pattern: 116 cases of 40 rounds take about 7 s on two cores. A
-    /// `delay` calling its handler after the handler cancelled itself showed in 2 to 5 rounds of
-    /// 40; `TimeOperatorTests.aDelayedHandlerThatCancelsItselfIsNotCalledAgain` holds that
-    /// promise deterministically.
-    static let nonisolatedRounds = 40
-    static let actorRounds = 40
+    /// Rounds per kind and pattern: 116 cases of 10 rounds, light enough for the stress tests to
+    /// run together under ThreadSanitizer. A `delay` calling its handler after the handler
+    /// cancelled itself showed in 2 to 5 rounds of 40;
+    /// `TimeOperatorTests.aDelayedHandlerThatCancelsItselfIsNotCalledAgain` holds that promise
+    /// deterministically.
+    static let nonisolatedRounds = 10
+    static let actorRounds = 10
 
     @Test(.timeLimit(.minutes(2)), arguments: SubscriptionKind.nonisolated, CancelPattern.allCases)
     func noSendAfterACancelReturnedReachesANonisolatedHandler(_ kind: SubscriptionKind, _ pattern: CancelPattern) async {
