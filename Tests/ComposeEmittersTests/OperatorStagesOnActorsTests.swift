@@ -15,7 +15,7 @@ import Testing
 
 /// An actor on a dispatch queue of its own whose operator closures (written in its methods) run
 /// there. `hold()` keeps it busy until `release` is raised (at most 10 s).
-actor A8Stage {
+actor ActorStage {
     private nonisolated let executor = QueueExecutor()
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     nonisolated let held = Flag()
@@ -57,16 +57,6 @@ actor A8Stage {
     }
 }
 
-/// Spins on the calling thread (never a pool thread) until `condition` or the deadline.
-private func a8Spin(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        usleep(50)
-    }
-    return true
-}
-
 // MARK: - Scopes and operators on actors
 
 @Suite struct OperatorStageScopeTests {
@@ -85,7 +75,7 @@ private func a8Spin(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
     /// returned before the end, and the closure is not called.
     @Test(.timeLimit(.minutes(5)), arguments: [true, false])
     func anActorMapClosureIsSilentOnceAnEndDuringItsRegistrationReturned(registering: Bool) async {
-        let stage = A8Stage()
+        let stage = ActorStage()
         let first = ValueEmitter<Int>()
         first.send(1)
         let second = ValueEmitter<Int>()
@@ -188,7 +178,7 @@ private func a8Spin(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
             started.raise()
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 startThread {
-                    _ = a8Spin(seconds: 10) { finish.isRaised }
+                    _ = spinUntil(timeout: .seconds(10)) { finish.isRaised }
                     continuation.resume()
                 }
             }
@@ -240,7 +230,7 @@ private func a8Spin(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
 
 /// An actor on a dispatch queue of its own whose `map` closures (written in its methods) run
 /// there; the closure holds the actor while it handles `holdValue`, until `release` is raised.
-actor A8Step {
+actor MappingActor {
     private nonisolated let executor = QueueExecutor()
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     nonisolated let entered = Flag()
@@ -295,9 +285,9 @@ actor A8Step {
     /// `end()` cancels every subscription as the first does".
     @Test(.timeLimit(.minutes(5)), arguments: Second.allCases)
     func aSecondCancelStopsEveryActorStageUpstream(second: Second) async {
-        let c = A8Step()
-        let a = A8Step(holding: 0)
-        let b = A8Step()
+        let c = MappingActor()
+        let a = MappingActor(holding: 0)
+        let b = MappingActor()
         let emitter = ValueEmitter<Int>()
         let chain = await b.mapping(a.mapping(c.mapping(emitter)))
         let heard = LockedBox<[Int]>([])

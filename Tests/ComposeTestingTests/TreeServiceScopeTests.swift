@@ -8,15 +8,15 @@ import Testing
 // ComposeTesting) and routes pushed through `@EnclosingRouter`. Every wait is bounded.
 
 /// A service whose emitter a tree follows with `flatMap`.
-struct A8Feed: Service {
+struct FeedService: Service {
     var name = "app"
     let updates = ValueEmitter<String>()
 }
 
 extension Services {
-    var a8Feed: A8Feed {
-        get { self[A8Feed.self] }
-        set { self[A8Feed.self] = newValue }
+    var feedService: FeedService {
+        get { self[FeedService.self] }
+        set { self[FeedService.self] = newValue }
     }
 }
 
@@ -52,7 +52,7 @@ extension Services {
         let refresh = SignalEmitter()
         let heard = LockedBox<[String]>([])
         var observers: Void {
-            refresh.flatMap { services.a8Feed.updates } += { update in heard.mutate { $0.append(update) } }
+            refresh.flatMap { services.feedService.updates } += { update in heard.mutate { $0.append(update) } }
         }
     }
 
@@ -60,11 +60,11 @@ extension Services {
     /// its closure reads. Sent by the test itself, the closure reads the app's service, so the
     /// tree follows the app's feed, and the tester's feed is never heard.
     @Test func aFlatMapInATreeFollowsTheTestersServiceWhenTheTestSends() {
-        let feed = A8Feed(name: "tester")
-        let tester = ComponentTester(Following(), services: { $0.a8Feed = feed })
+        let feed = FeedService(name: "tester")
+        let tester = ComponentTester(Following(), services: { $0.feedService = feed })
         tester.root.refresh.send()  // the test itself
         feed.updates.send("from the tester's feed")
-        Services.current.a8Feed.updates.send("from the app's feed")
+        Services.current.feedService.updates.send("from the app's feed")
         #expect(tester.root.heard.value == ["from the tester's feed"])
         tester.unmount()
     }
