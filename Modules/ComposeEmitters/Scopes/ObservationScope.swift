@@ -122,10 +122,11 @@ public final class ObservationScope: Sendable, CustomStringConvertible {
         try await Self.$currentEntry.withValue(CurrentEntry(self), operation: body, isolation: isolation)
     }
 
-    /// Runs `body` with no current scope, so that a task it starts does not hold ``current`` (a
+    /// Runs `body` with no current scope, so that a task it starts does not inherit ``current`` (a
     /// task keeps the task-local values it starts with): for the tasks an emitter keeps running for
-    /// its subscribers (a timer's, a sequence's, an alarm's), which would otherwise keep the scope
-    /// they were subscribed in from being released, and so from ending.
+    /// its subscribers (a timer's, a sequence's, an alarm's). Such a task belongs to the emitter,
+    /// not to the scope its first subscriber was made in: it would otherwise keep that scope's core
+    /// for as long as it runs, and what it subscribes would join that scope.
     package static func outsideAnyScope<Result>(_ body: () -> Result) -> Result {
         $currentEntry.withValue(nil, operation: body)
     }
