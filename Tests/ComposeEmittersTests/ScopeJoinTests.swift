@@ -1,3 +1,4 @@
+import ComposeMachinery
 import ComposeTestSupport
 import Dispatch
 import Foundation
@@ -268,6 +269,32 @@ private final class HeldRegistration: Emitter, @unchecked Sendable {
         #expect(watcher.scope == nil)
         #expect(subscriptions.allSatisfy { $0.isCancelled })
         continuation.finish()
+    }
+
+    @Test func aTaskStartedInRunNeitherKeepsTheScopeNorSubscribesInItOnceItIsGone() async {
+        let (resumed, resume) = AsyncStream<Void>.makeStream()
+        let watcher = WeakScope()
+        let emitter = ValueEmitter<Int>()
+        let heard = LockedState<[Int]>([])
+        let task: Task<(current: Bool, cancelled: Bool), Never>
+        do {
+            let scope = ObservationScope(label: "released while its task waits")
+            watcher.scope = scope
+            task = scope.run {
+                Task {
+                    for await _ in resumed { break }
+                    let subscription = emitter += { value in heard.withLock { $0.append(value) } }
+                    return (ObservationScope.current != nil, subscription.isCancelled)
+                }
+            }
+        }
+        #expect(watcher.scope == nil)
+        resume.yield()
+        let (current, cancelled) = await task.value
+        emitter.send(1)
+        #expect(!current)
+        #expect(cancelled)
+        #expect(heard.withLock { $0 }.isEmpty)
     }
 }
 
