@@ -59,6 +59,11 @@ public struct ComponentView<Content: Component & View>: View {
 
 /// Shows a node's component if it is a view, and reports its appearance and disappearance. For
 /// a router's own owner (`Router(start: \Self.self)`) it shows the owner's `routableBody`.
+///
+/// A component it cannot show is reported once (``ComponentViewProblem``), and shows nothing in
+/// release builds and the diagnostic's message in debug builds: one that is not a `View` (its
+/// `body` is never called), and a router's owner routed to itself without `routableBody` (its
+/// view is the router's, which cannot show itself).
 @MainActor
 struct NodeView: View {
     let node: ComponentNode?
@@ -73,11 +78,21 @@ struct NodeView: View {
 
     private var content: AnyView {
         guard let node else { return AnyView(EmptyView()) }
-        if let router, node.router === router, let routable = node.value as? any RoutableView {
-            return Self.routableBody(of: routable)
+        if let router, node.router === router {
+            if let routable = node.value as? any RoutableView { return Self.routableBody(of: routable) }
+            return problem(.ownRouteWithoutContent(requirement: "RoutableView's routableBody"), showing: node)
         }
         if let view = node.value as? any View { return AnyView(view) }
+        return problem(.notAView(protocolName: "View"), showing: node)
+    }
+
+    private func problem(_ problem: ComponentViewProblem, showing node: ComponentNode) -> AnyView {
+        host?.report(problem, showing: node, fileID: #fileID, line: #line)
+        #if DEBUG
+        return AnyView(Text(verbatim: problem.message(typeName: node.typeName)))
+        #else
         return AnyView(EmptyView())
+        #endif
     }
 
     private static func routableBody<Routable: RoutableView>(of view: Routable) -> AnyView {

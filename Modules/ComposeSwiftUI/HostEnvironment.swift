@@ -8,6 +8,8 @@ protocol ComponentHosting: AnyObject, Sendable {
     func node<C: Component>(of component: C) -> ComponentNode?
     func node(for route: Route, on router: Router) -> ComponentNode?
     func setVisible(_ node: ComponentNode, _ visible: Bool)
+    @discardableResult
+    func report(_ problem: ComponentViewProblem, showing node: ComponentNode, fileID: String, line: UInt) -> Bool
 }
 
 extension ComponentHost: ComponentHosting {}

@@ -19,6 +19,11 @@ import SwiftUI
 /// The stack's path is the router's `navigationPath`: a back gesture (or the back button) sets a
 /// shorter path, which pops those routes and destroys the dynamic components and instances they
 /// led to. Every component the stack shows reports its appearance and disappearance to the host.
+///
+/// A navigation made with `animated: false` (`push(_:animated:)`, `pop(animated:)`, `replace`,
+/// `popToRoot`) changes the stack with animations disabled: the view reads the router's
+/// `lastChange` when its routes change and sets `disablesAnimations` on that update's transaction
+/// (`transaction(value:_:)`).
 @MainActor
 public struct RouterView<DefaultContent: View>: View {
     let router: Router
@@ -41,10 +46,14 @@ public struct RouterView<DefaultContent: View>: View {
     /// A navigation stack on the router's navigation path: its root first, then a view per
     /// route above it; a back gesture sets a shorter path, which pops.
     public var body: some View {
+        let router = self.router
         NavigationStack(path: path) {
             root.navigationDestination(for: Route.self) { route in
                 destination(route)
             }
+        }
+        .transaction(value: router.routes) { transaction in
+            if router.lastChange?.animated == false { transaction.disablesAnimations = true }
         }
     }
 
@@ -95,6 +104,15 @@ public protocol RoutableView: View {
 extension RoutableView where Self: RouterComponent {
     /// A router component's default body: its ``RouterView``.
     public var body: some View {
+        RouterView(router)
+    }
+}
+
+extension RouterComponent where Self: View {
+    /// A router component's default body: its ``RouterView``, so `extension AuthComponent: View {}`
+    /// shows the router's stack. A router that routes to its owner itself (`Router(start:
+    /// \Self.self)`) needs ``RoutableView`` too, to say what that route shows.
+    @MainActor public var body: some View {
         RouterView(router)
     }
 }

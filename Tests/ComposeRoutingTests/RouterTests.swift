@@ -106,6 +106,25 @@ import Testing
         #expect(seen.values == ["push 2 now 2", "pop 2->1", "replace animated=false"])
     }
 
+    @Test func theLastChangeIsTheOneObserversAreToldOf() {
+        let router = Router(start: \Owner.home)
+        #expect(router.lastChange == nil)
+        let seen = Recorder<String>()
+        router.didPush += { change in seen.record("push animated=\(router.lastChange?.animated == change.animated)") }
+        withObservationTracking {
+            _ = router.routes
+        } onChange: {
+            seen.record("observed \(router.lastChange?.kind.rawValue ?? "none") animated=\(router.lastChange?.animated ?? true)")
+        }
+        router.push(\Owner.detail, animated: false)
+        router.pop(animated: true)
+        #expect(seen.values == ["observed push animated=false", "push animated=true"])
+        #expect(router.lastChange?.kind == .pop)
+        #expect(router.lastChange?.animated == true)
+        _ = diagnostics { router.pop() }  // refused: no change
+        #expect(router.lastChange?.kind == .pop)
+    }
+
     @Test func pathsAreObservable() {
         let router = Router(start: \Owner.home)
         let changes = Recorder<Int>()

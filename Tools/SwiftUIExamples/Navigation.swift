@@ -112,11 +112,11 @@ struct PlayerComponent: Component, View {
     }
 }
 
-struct VideosComponent: RouterComponent, RoutableView {
+/// A router component whose view is its router's: `View` alone gives it the default body.
+struct VideosComponent: RouterComponent, View {
     let player = PlayerComponent(title: "First video")
     let router = Router(start: \Self.player)
     var observers: Void { None }
-    var routableBody: some View { EmptyView() }
 }
 
 // MARK: @AttachedEmitter

@@ -439,9 +439,28 @@ extension View {
         _ModifiedView<Self>()
     }
 
+    // https://developer.apple.com/documentation/swiftui/view/transaction(value:_:)
+    // Apple: nonisolated; here @MainActor (see the file header).
+    public func transaction(value: some Equatable, _ transform: @escaping (inout Transaction) -> Void) -> some View {
+        _ModifiedView<Self>()
+    }
+
     // https://developer.apple.com/documentation/swiftui/view/padding(_:)-68shk
     // Apple: nonisolated; here @MainActor (see the file header). Apple's `.padding()` is padding(_:_:), not declared here.
     public func padding(_ length: CGFloat) -> some View { _ModifiedView<Self>() }
+}
+
+// MARK: Transactions
+
+// https://developer.apple.com/documentation/swiftui/transaction
+public struct Transaction {
+    // https://developer.apple.com/documentation/swiftui/transaction/init()
+    public init() {}
+    // https://developer.apple.com/documentation/swiftui/transaction/disablesanimations
+    public var disablesAnimations: Bool {
+        get { fatalError("stand-in") }
+        set {}
+    }
 }
 
 // MARK: Apps and scenes

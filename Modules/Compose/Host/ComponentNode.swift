@@ -98,6 +98,12 @@ public final class ComponentNode: @unchecked Sendable, CustomStringConvertible {
         (appeared ? lifecycle.didAppear : lifecycle.didDisappear).send()
     }
 
+    /// Whether `didAppear` or `didDisappear` has a handler.
+    var hasLifecycleHandlers: Bool {
+        guard let lifecycle = withState({ $0.lifecycle }) else { return false }
+        return lifecycle.didAppear.subscriberCount + lifecycle.didDisappear.subscriberCount > 0
+    }
+
     /// Detaches the node from its parent when it leaves the tree.
     func detach() {
         _ = id  // Keep the path it had in its tree.
@@ -166,6 +172,8 @@ struct NodeState {
     /// Child nodes of dynamic and instance fields, by field index.
     var slotChildren: [Int: SlotChildren] = [:]
     var isVisible = false
+    /// When the node last appeared, in the host's count of appearances (0: never).
+    var appearedAt: UInt64 = 0
     /// The children this node showed when it appeared, hidden when it disappears.
     var shownChildren: [ComponentNode] = []
     var isBound = false

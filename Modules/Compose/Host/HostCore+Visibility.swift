@@ -84,11 +84,41 @@ extension HostCore {
         let changed = tree.withLock { tree -> Bool in
             guard tree[node].isBound, tree[node].isVisible != visible else { return false }
             tree[node].isVisible = visible
+            if visible {
+                tree.appearances += 1
+                tree[node].appearedAt = tree.appearances
+            }
             return true
         }
         guard changed else { return }
+        if !visible, !automaticVisibility { reportChildrenNotShown(by: node) }
         node.visibility.changed()
         EventLog.record(.lifecycle, source: node.id, payload: visible ? "didAppear" : "didDisappear")
         node.sendLifecycle(appeared: visible)
+    }
+
+    /// Under manual visibility, as `node` disappears: reports each stored child that `node` shows
+    /// by the host's rule (``ComponentNode/ChildVisibility/all``), that has `didAppear` or
+    /// `didDisappear` handlers, and that no view made visible while `node` was: the mark of a
+    /// child a parent's view embeds directly, without the adapter's component view, which hears
+    /// neither. Once per parent type and child for the host.
+    private func reportChildrenNotShown(by node: ComponentNode) {
+        guard node.childVisibility == .all else { return }
+        let unseen = tree.withLock { tree -> [(field: String, child: ComponentNode)] in
+            let since = tree[node].appearedAt
+            return tree[node].staticChildren.sorted { $0.key < $1.key }.compactMap { index, child in
+                guard !tree[child].isVisible, tree[child].appearedAt < since, tree[child].lifecycle != nil else { return nil }
+                return (node.layout.fields[index].name, child)
+            }
+        }
+        for (field, child) in unseen where child.hasLifecycleHandlers {
+            let key = ReportedViewProblem(type: node.type, problem: .childNotShown(field: field))
+            guard reportedViewProblems.withLock({ $0.insert(key).inserted }) else { continue }
+            Diagnostics.report(
+                domain: "components",
+                ComponentViewProblem.childNotShown(field: field).message(typeName: node.typeName)
+                    + " (\(child.typeName) has didAppear or didDisappear handlers)"
+            )
+        }
     }
 }

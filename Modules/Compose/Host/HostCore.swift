@@ -31,11 +31,15 @@ final class HostCore: RouteResolving, @unchecked Sendable {  // Mutable state un
         var owners: [ObjectIdentifier: ComponentNode] = [:]
         /// How many routes on router stacks lead to each node.
         var routed: [ObjectIdentifier: Int] = [:]
+        /// How many times a node appeared under manual visibility (see `NodeState.appearedAt`).
+        var appearances: UInt64 = 0
     }
 
     let label: String
     let automaticVisibility: Bool
     let tree = LockedState(Tree())
+    /// The view problems reported for this tree (see ``ComponentHost/report(_:showing:fileID:line:)``).
+    let reportedViewProblems = LockedState(Set<ReportedViewProblem>())
     private let events: Relay<Event>
     /// What the tree's handlers run inside: the services of the override scope the host was made
     /// in (a test's, a preview's); `nil` outside any.

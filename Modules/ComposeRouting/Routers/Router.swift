@@ -50,6 +50,8 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         /// The owner's type, from the start route or from the host that bound the router.
         var owner: (type: ObjectIdentifier, name: String)?
         weak var resolver: (any RouteResolving)?
+        /// The change announced last (see ``Router/lastChange``).
+        var lastChange: RouteChange?
     }
 
     let state: LockedState<State>
@@ -145,6 +147,16 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
     /// The number of routes on the stack.
     public var depth: Int {
         routes.count
+    }
+
+    /// The change announced last, `nil` before the first: what a view adapter reads, as it
+    /// follows ``routes``, to know whether to animate (``RouteChange/animated``).
+    ///
+    /// Set before the change's observers hear of it, so an Observation update or a handler of
+    /// ``didPush`` reads the change it was told of (or a later one, if another thread navigated
+    /// meanwhile).
+    public var lastChange: RouteChange? {
+        state.withLock { $0.lastChange }
     }
 
     // MARK: Navigating
@@ -299,6 +311,7 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
     }
 
     private func announce(_ change: RouteChange) {
+        state.withLock { $0.lastChange = change }
         registrar.withMutation(of: self, keyPath: \.routes) {}
         EventLog.record(.route, source: label, payload: change)
         resolver?.router(self, didChange: change)

@@ -1,0 +1,44 @@
+import Compose
+import Testing
+
+/// `ScrollEndDetector` asks once per approach to the end, again when the content's length changes
+/// while the end stays near, and ignores geometry that is not a length.
+@Suite struct ScrollEndDetectorTests {
+    @Test func scrollingToTheEndAsksOnceAndAgainOnlyAfterLeavingIt() {
+        var detector = ScrollEndDetector(threshold: 100)
+        let answers = [300, 850, 900, 1_000, 950, 500, 920].map { detector.update(contentLength: 1_000, visibleEnd: $0) }
+        #expect(answers == [false, false, true, false, false, false, true])
+    }
+
+    @Test func contentThatGrowsWhileTheEndIsNearIsAskedForAgainAndTheLastPageIsNot() {
+        var detector = ScrollEndDetector()
+        func ask(_ length: Double, _ end: Double) -> Bool { detector.update(contentLength: length, visibleEnd: end) }
+        #expect(ask(200, 600))  // short content: asks at once
+        #expect(ask(400, 600))  // a page came, still short
+        #expect(!ask(400, 600))  // nothing new: not again
+        #expect(!ask(1_200, 600))  // fills the view now
+        #expect(ask(1_200, 1_200))  // scrolled to the end
+        #expect(!ask(1_200, 1_150))  // bouncing at the end
+    }
+
+    @Test func aShorterReloadWhileNearAsksAgain() {
+        var detector = ScrollEndDetector(threshold: 50)
+        func ask(_ length: Double, _ end: Double) -> Bool { detector.update(contentLength: length, visibleEnd: end) }
+        #expect(ask(1_000, 990))
+        #expect(ask(300, 990))
+    }
+
+    @Test func geometryThatIsNotALengthIsIgnored() {
+        var detector = ScrollEndDetector(threshold: .nan)
+        #expect(detector.threshold == 0)
+        let before = detector
+        for (length, end): (Double, Double) in [(.nan, 10), (10, .nan), (.infinity, 10), (10, -.infinity), (-5, 10)] {
+            let answer = detector.update(contentLength: length, visibleEnd: end)
+            #expect(!answer)
+        }
+        #expect(detector == before)
+        #expect(ScrollEndDetector(threshold: -20).threshold == 0)
+        let answer = detector.update(contentLength: 10, visibleEnd: 10)
+        #expect(answer)
+    }
+}
