@@ -18,7 +18,7 @@ package final class RegistrationGate: Sendable {
     private let open = Atomic<Bool>(true)
     /// Whether the gate was closed, and the relays it stops: the handler's, if it has one, and
     /// those of the operators' closures on actors.
-    private let relays = LockedState<(closed: Bool, stops: [@Sendable () -> Void])>((false, []))
+    private let relays = LockedState<(closed: Bool, finished: Bool, stops: [@Sendable () -> Void])>((false, false, []))
 
     /// The gate of the registration under way on this task, if any: operators add the relays
     /// they make to it.
@@ -34,13 +34,25 @@ package final class RegistrationGate: Sendable {
         registering?.stopping(relay)
     }
 
-    /// Makes `relay` stop when the gate closes; at once if it has closed.
+    /// Makes `relay` stop when the gate closes; at once if it has closed; not at all once the
+    /// registration has returned (``finish()``), when the subscription it returned answers for it.
     func stopping<Event>(_ relay: Relay<Event>) {
         let closed = relays.withLock { state in
-            if !state.closed { state.stops.append { relay.stop() } }
+            if !state.closed, !state.finished { state.stops.append { relay.stop() } }
             return state.closed
         }
         if closed { relay.stop() }
+    }
+
+    /// The registration has returned its subscription, which the scope keeps (and cancels as it
+    /// ends): the relays it stops are released, and a relay made later by one of its operators
+    /// (`flatMap` following a new inner emitter) no longer joins it.
+    func finish() {
+        let stops = relays.withLock { state in
+            state.finished = true
+            return state.closed ? [] : state.stops
+        }
+        _ = consume stops  // released outside the lock
     }
 
     /// Whether the gate lets the handler be called.

@@ -106,6 +106,7 @@ final class ScopeCore: Sendable {
             return (state.isEnded, state.keep(subscription))
         }
         _ = consume swept  // released here, outside the lock
+        gate.finish()
         if isEnded {
             subscription.cancel()
             // The end could not let the scope leave its parent while this registration was under way.

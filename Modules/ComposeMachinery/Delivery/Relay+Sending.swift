@@ -58,6 +58,11 @@ extension Relay {
     }
 
     /// Sends the task that handles the queue on the relay's executor.
+    ///
+    /// The task is detached: it handles the values of every sender queued by the time it runs,
+    /// so it takes none of the task-local values of the sender that happened to schedule it (its
+    /// observation scope, its registration under way, its services). What a handler runs inside
+    /// comes from where it was subscribed (`HandlerContext`), not from a sender.
     @usableFromInline
     func scheduleTask() {
         switch running {
@@ -66,14 +71,14 @@ extension Relay {
         case .isolated(let actor):
             if actor === MainActor.shared {
                 // Enqueued on the main actor at once, behind the main actor's jobs so far.
-                Task { @MainActor in self.scheduledTaskBegan() }
+                Task.detached { @MainActor in self.scheduledTaskBegan() }
             } else if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
                 // Starts on this thread and hops straight to the actor's executor: an actor with
                 // an executor of its own (a dispatch queue, an event loop) hears the value without
                 // a thread of Swift's concurrency pool, which may all be busy.
-                Task.immediate { await Self.runScheduledTask(of: self, on: actor) }
+                Task.immediateDetached { await Self.runScheduledTask(of: self, on: actor) }
             } else {
-                Task { await Self.runScheduledTask(of: self, on: actor) }
+                Task.detached { await Self.runScheduledTask(of: self, on: actor) }
             }
         case .scheduled(let schedule):
             schedule { self.scheduledTaskBegan() }

@@ -21,6 +21,8 @@ extension Emitters {
             // Touched by the relay's handler only, one event at a time.
             let machine = HandlerState(FlatMapStateMachine())
             let transform = self.transform
+            // Each inner emitter is subscribed in this subscription's context, whoever delivers.
+            let context = RegistrationContext.current
             if transform.isolation != nil { RegistrationGate.stopWithCurrent(relay) }
             let downstream = relay.register(
                 HandlerContext.inCurrent { [weak relay] event in
@@ -28,10 +30,12 @@ extension Emitters {
                     switch event {
                     case .outer(let value):
                         guard case .follow(let tag) = machine.value.receivedOuter() else { return }
-                        let inner = transform.callAssumingIsolation(value)
                         // Values already on their way from the old inner emitter carry an old tag
                         // and are dropped below.
-                        current.replace(with: inner.register { relay.send(.inner($0, generation: tag)) })
+                        let subscription = context.run {
+                            transform.callAssumingIsolation(value).register { relay.send(.inner($0, generation: tag)) }
+                        }
+                        current.replace(with: subscription)
                     case .inner(let value, let tag):
                         if machine.value.receivedInner(generation: tag) == .emit { handler(value) }
                     }
