@@ -89,7 +89,7 @@ actor LateActorMapStage {
         #expect(!followed.isCancelled)
 
         innerSource.send(42)
-        let arrived = await heard.wait(forCount: 1, timeout: .seconds(300))
+        let arrived = await heard.wait(forCount: 1, timeout: .seconds(60))
         #expect(arrived, "the flatMap's subscription (no scope, not cancelled) heard nothing: \(heard.values)")
         #expect(heard.values == [42])
         followed.cancel()
@@ -111,7 +111,7 @@ actor LateActorMapStage {
         }
         other.end()
         innerSource.send(42)
-        #expect(await heard.wait(forCount: 1, timeout: .seconds(300)))
+        #expect(await heard.wait(forCount: 1, timeout: .seconds(60)))
         #expect(heard.values == [42])
         followed.cancel()
     }
@@ -141,7 +141,7 @@ actor LateActorMapStage {
         // Wait until the transform has run and subscribed to `inner`: a send on `innerSource`
         // reaches the stage only then. Keep sending (each a new value) until one is heard.
         var sent = 100
-        let arrived = await eventually(timeout: .seconds(300)) {
+        let arrived = await eventually(timeout: .seconds(60)) {
             sent += 1
             innerSource.send(sent)
             return heard.count > 0
@@ -170,7 +170,7 @@ actor LateActorMapStage {
         }
         other.end()
         var sent = 100
-        let arrived = await eventually(timeout: .seconds(300)) {
+        let arrived = await eventually(timeout: .seconds(60)) {
             sent += 1
             innerSource.send(sent)
             return heard.count > 0
@@ -207,7 +207,7 @@ actor LateActorMapStage {
                 }
             outer.send(1)
             var sent = 100
-            let arrived = await eventually(timeout: .seconds(300)) {
+            let arrived = await eventually(timeout: .seconds(60)) {
                 sent += 1
                 innerSource.send(sent)
                 return heard.count > 0
@@ -215,7 +215,7 @@ actor LateActorMapStage {
             #expect(arrived)
             subscription.cancel()
         }
-        let all = await released.wait(forCount: 3, timeout: .seconds(300))
+        let all = await released.wait(forCount: 3, timeout: .seconds(60))
         #expect(all, "released: \(released.values)")
         _ = (outer, innerSource)
     }
@@ -257,10 +257,10 @@ actor LateActorMapStage {
                 closed.raise()
                 cancelled.raise()
             }
-            #expect(await eventually(timeout: .seconds(300)) { cancelled.isRaised })
+            #expect(await eventually(timeout: .seconds(60)) { cancelled.isRaised })
             try? await Task.sleep(for: .milliseconds(2))
             stop.raise()
-            #expect(await eventually(timeout: .seconds(300)) { senderDone.isRaised })
+            #expect(await eventually(timeout: .seconds(60)) { senderDone.isRaised })
             lateTotal +=
                 stage.late.load(ordering: .relaxed) + lateFilter.load(ordering: .relaxed)
                 + lateHandler.load(ordering: .relaxed)
