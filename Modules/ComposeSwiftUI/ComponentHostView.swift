@@ -33,7 +33,9 @@ public struct ComponentHostView<Root: Component & View>: View {
 /// Shows a component of the tree and tells the host when it appears and disappears.
 ///
 /// Embed a child component in a parent's body with it, so the child's lifecycle follows the
-/// screen: `ComponentView(logIn)`. ``RouterView`` and `sheet(_:)` use it for what they show.
+/// screen: `ComponentView(logIn)`. ``RouterView`` and `sheet(_:)` use it for what they show. A
+/// child embedded directly (`logIn` alone) shows its body but hears no `didAppear`: if it has
+/// lifecycle handlers, the host reports it, with this fix, as its parent disappears.
 @MainActor
 public struct ComponentView<Content: Component & View>: View {
     let component: Content

@@ -320,7 +320,7 @@ extension DynamicProperty {
 }
 
 // https://developer.apple.com/documentation/swiftui/binding
-// Apple: a DynamicProperty (.../dynamicproperty), Sendable when Value is (.../init(get:set:)-7ufcp); neither here.
+// Apple: a DynamicProperty (.../dynamicproperty), not here; Sendable when Value is (.../init(get:set:)-7ufcp), below.
 @propertyWrapper @dynamicMemberLookup
 public struct Binding<Value> {
     // https://developer.apple.com/documentation/swiftui/binding/init(get:set:)-7ufcp
@@ -340,6 +340,10 @@ public struct Binding<Value> {
         fatalError("stand-in")
     }
 }
+
+// https://developer.apple.com/documentation/swiftui/binding/init(get:set:)-7ufcp
+// Apple's init(get:set:) page shows the conformance as `extension Binding: Sendable where Value: Sendable`.
+extension Binding: @unchecked Sendable where Value: Sendable {}
 
 // https://developer.apple.com/documentation/swiftui/state
 // Unverified: DynamicProperty conformance (not in the page's excerpt). Apple: Xcode 27 uses the State() macro instead.
@@ -448,6 +452,137 @@ extension View {
     // https://developer.apple.com/documentation/swiftui/view/padding(_:)-68shk
     // Apple: nonisolated; here @MainActor (see the file header). Apple's `.padding()` is padding(_:_:), not declared here.
     public func padding(_ length: CGFloat) -> some View { _ModifiedView<Self>() }
+}
+
+// MARK: Scrolling and paging
+
+// https://developer.apple.com/documentation/swiftui/axis
+public enum Axis: Sendable {
+    // https://developer.apple.com/documentation/swiftui/axis/horizontal
+    case horizontal
+    // https://developer.apple.com/documentation/swiftui/axis/vertical
+    case vertical
+
+    // https://developer.apple.com/documentation/swiftui/axis/set
+    public struct Set: OptionSet, Sendable {
+        // Not found in Apple's documentation as a page: Axis.Set's rawValue (Int8) and init(rawValue:), from
+        // the page's RawRepresentable and OptionSet conformances and their declarations in a reference listing.
+        public let rawValue: Int8
+        public init(rawValue: Int8) { self.rawValue = rawValue }
+        // https://developer.apple.com/documentation/swiftui/axis/set/horizontal
+        public static let horizontal = Set(rawValue: 1)
+        // https://developer.apple.com/documentation/swiftui/axis/set/vertical
+        public static let vertical = Set(rawValue: 2)
+    }
+}
+
+// https://developer.apple.com/documentation/swiftui/alignment/center (the type's own page not searched)
+public struct Alignment: Equatable, Sendable {
+    // https://developer.apple.com/documentation/swiftui/alignment/center
+    public static let center = Alignment()
+}
+
+// https://developer.apple.com/documentation/swiftui/unitpoint
+// Only the type; its members are not used here.
+public struct UnitPoint: Hashable, Sendable {}
+
+// https://developer.apple.com/documentation/swiftui/scrollview
+// Apple: nonisolated struct ScrollView<Content> where Content : View; here @MainActor (see the file header).
+public struct ScrollView<Content: View>: View {
+    // https://developer.apple.com/documentation/swiftui/scrollview/init(_:showsindicators:content:)
+    // Apple: nonisolated, @ContentBuilder; marked deprecated after iOS 27 (successor: init(_:content:) with
+    // scrollIndicators(_:axes:)); here @MainActor, @ViewBuilder (see the file header).
+    public init(_ axes: Axis.Set = .vertical, showsIndicators: Bool = true, @ViewBuilder content: () -> Content) {}
+    // Not found in Apple's documentation: ScrollView's body (searches in the file header).
+    public var body: Never { fatalError("stand-in") }
+}
+
+// https://developer.apple.com/documentation/swiftui/lazyhstack
+// Apple: nonisolated struct LazyHStack<Content> where Content : View; here @MainActor (see the file header).
+public struct LazyHStack<Content: View>: View {
+    // https://developer.apple.com/documentation/swiftui/lazyhstack/init(alignment:spacing:pinnedviews:content:)
+    // Declared after LazyVStack's page (.../lazyvstack/init(alignment:spacing:pinnedviews:content:)), with
+    // VerticalAlignment as the LazyHStack page's example uses; `pinnedViews:` (defaulted) is left out here.
+    public init(alignment: VerticalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content) {}
+    // Not found in Apple's documentation: LazyHStack's body (searches in the file header).
+    public var body: Never { fatalError("stand-in") }
+}
+
+// https://developer.apple.com/documentation/swiftui/lazyvstack
+// Apple: nonisolated struct LazyVStack<Content> where Content : View; here @MainActor (see the file header).
+public struct LazyVStack<Content: View>: View {
+    // https://developer.apple.com/documentation/swiftui/lazyvstack/init(alignment:spacing:pinnedviews:content:)
+    // Apple: nonisolated, @ContentBuilder; `pinnedViews:` (defaulted) is left out here.
+    public init(alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content) {}
+    // Not found in Apple's documentation: LazyVStack's body (searches in the file header).
+    public var body: Never { fatalError("stand-in") }
+}
+
+// https://developer.apple.com/documentation/swiftui/foreach
+// Apple: struct ForEach<Data, ID, Content> where Data : RandomAccessCollection, ID : Hashable, a View when
+// Content is; here Content: View on the type.
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: View {
+    // Not found in Apple's documentation as a page: init(_:id:content:), named by ForEach's overview and by
+    // .../foreach/init(_:content:)-ktgx ("use ForEach/init(_:id:content:)"); declared as List's
+    // .../list/init(_:id:rowcontent:)-4s0aj declares the same parameters.
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {}
+    // Not found in Apple's documentation: ForEach's body (searches in the file header).
+    public var body: Never { fatalError("stand-in") }
+}
+
+// https://developer.apple.com/documentation/swiftui/scrolltargetbehavior
+// Its requirement, updateTarget(_:context:), is left out: nothing here implements a behavior.
+public protocol ScrollTargetBehavior {}
+
+// https://developer.apple.com/documentation/swiftui/pagingscrolltargetbehavior
+public struct PagingScrollTargetBehavior: ScrollTargetBehavior {
+    // https://developer.apple.com/documentation/swiftui/pagingscrolltargetbehavior (Topics: init())
+    public init() {}
+}
+
+extension ScrollTargetBehavior where Self == PagingScrollTargetBehavior {
+    // https://developer.apple.com/documentation/swiftui/scrolltargetbehavior/paging
+    public static var paging: PagingScrollTargetBehavior { PagingScrollTargetBehavior() }
+}
+
+// https://developer.apple.com/documentation/swiftui/scrollgeometry
+// Apple: Equatable, Sendable, CustomDebugStringConvertible; the last is left out.
+public struct ScrollGeometry: Equatable, Sendable {
+    // https://developer.apple.com/documentation/swiftui/scrollgeometry/init(contentoffset:contentsize:contentinsets:containersize:)
+    // lists contentSize as a stored value; its own page was not reached (a reference listing: var contentSize: CGSize).
+    public var contentSize: CGSize
+    // https://developer.apple.com/documentation/swiftui/scrollgeometry/visiblerect
+    public var visibleRect: CGRect { fatalError("stand-in") }
+}
+
+extension View {
+    // https://developer.apple.com/documentation/swiftui/view/containerrelativeframe(_:alignment:)
+    // Apple: nonisolated; here @MainActor (see the file header).
+    public func containerRelativeFrame(_ axes: Axis.Set, alignment: Alignment = .center) -> some View {
+        _ModifiedView<Self>()
+    }
+
+    // https://developer.apple.com/documentation/swiftui/view/scrolltargetlayout(isenabled:)
+    // Apple: nonisolated; here @MainActor (see the file header).
+    public func scrollTargetLayout(isEnabled: Bool = true) -> some View { _ModifiedView<Self>() }
+
+    // https://developer.apple.com/documentation/swiftui/view/scrolltargetbehavior(_:)
+    // Apple: nonisolated; here @MainActor (see the file header).
+    public func scrollTargetBehavior(_ behavior: some ScrollTargetBehavior) -> some View { _ModifiedView<Self>() }
+
+    // https://developer.apple.com/documentation/swiftui/view/scrollposition(id:anchor:)
+    // Apple: nonisolated; here @MainActor (see the file header).
+    public func scrollPosition(id: Binding<(some Hashable)?>, anchor: UnitPoint? = nil) -> some View {
+        _ModifiedView<Self>()
+    }
+
+    // https://developer.apple.com/documentation/swiftui/view/onscrollgeometrychange(for:of:action:)
+    // Apple: nonisolated; here @MainActor (see the file header).
+    public func onScrollGeometryChange<T: Equatable>(
+        for type: T.Type,
+        of transform: @escaping (ScrollGeometry) -> T,
+        action: @escaping (T, T) -> Void
+    ) -> some View { _ModifiedView<Self>() }
 }
 
 // MARK: Transactions

@@ -42,7 +42,7 @@ public enum ComponentViewProblem: Sendable, Hashable {
 }
 
 extension ComponentHost {
-    /// Reports `problem` as a ``Diagnostic`` (domain `"components"`), once per component type and
+    /// Reports `problem` as a `Diagnostic` (domain `"components"`), once per component type and
     /// problem for this host: a view that shows the node again, as views do on every update,
     /// reports nothing more. The adapter shows nothing (or a placeholder) for the node.
     ///

@@ -42,3 +42,17 @@ import Testing
         #expect(answer)
     }
 }
+
+/// `PageIndex.shown` shows an index that exists, the nearest page for one that does not, and no
+/// page when there is none.
+@Suite struct PageIndexTests {
+    @Test func everyIndexShowsTheNearestPageThatExists() {
+        #expect(PageIndex.shown(2, pageCount: 5) == 2)
+        #expect(PageIndex.shown(-3, pageCount: 5) == 0)
+        #expect(PageIndex.shown(5, pageCount: 5) == 4)
+        #expect(PageIndex.shown(.max, pageCount: 5) == 4)
+        #expect(PageIndex.shown(.min, pageCount: 1) == 0)
+        #expect(PageIndex.shown(0, pageCount: 0) == nil)
+        #expect(PageIndex.shown(0, pageCount: -1) == nil)
+    }
+}
