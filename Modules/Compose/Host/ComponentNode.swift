@@ -172,7 +172,9 @@ struct NodeState {
     /// Child nodes of dynamic and instance fields, by field index.
     var slotChildren: [Int: SlotChildren] = [:]
     var isVisible = false
-    /// When the node last appeared, in the host's count of appearances (0: never).
+    /// When the node last disappeared, in the host's count of visibility changes (0: never).
+    var disappearedAt: UInt64 = 0
+    /// When the node last appeared, in the same count.
     var appearedAt: UInt64 = 0
     /// The children this node showed when it appeared, hidden when it disappears.
     var shownChildren: [ComponentNode] = []

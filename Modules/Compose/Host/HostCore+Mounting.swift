@@ -161,7 +161,7 @@ extension HostCore {
 
     private func evaluateObserversHere(in node: ComponentNode) {
         for descendant in subtree(of: node) {
-            ComponentContext.$current.withValue(descendant) {
+            ComponentContext.run(as: descendant) {
                 #if DEBUG
                 RegistrationAudit.$auditor.withValue(auditor(for: descendant)) {
                     descendant.scope.run { _ = descendant.component.observers }

@@ -84,9 +84,11 @@ extension HostCore {
         let changed = tree.withLock { tree -> Bool in
             guard tree[node].isBound, tree[node].isVisible != visible else { return false }
             tree[node].isVisible = visible
+            tree.visibilityChanges += 1
             if visible {
-                tree.appearances += 1
-                tree[node].appearedAt = tree.appearances
+                tree[node].appearedAt = tree.visibilityChanges
+            } else {
+                tree[node].disappearedAt = tree.visibilityChanges
             }
             return true
         }
@@ -99,15 +101,17 @@ extension HostCore {
 
     /// Under manual visibility, as `node` disappears: reports each stored child that `node` shows
     /// by the host's rule (``ComponentNode/ChildVisibility/all``), that has `didAppear` or
-    /// `didDisappear` handlers, and that no view made visible while `node` was: the mark of a
-    /// child a parent's view embeds directly, without the adapter's component view, which hears
-    /// neither. Once per parent type and child for the host.
+    /// `didDisappear` handlers, and that was not visible at any moment while `node` was (visible
+    /// now, or gone since `node` appeared, in whatever order the adapter reported the two): the
+    /// mark of a child a parent's view embeds directly, without the adapter's component view,
+    /// which hears neither. Once per parent type and child for the host.
     private func reportChildrenNotShown(by node: ComponentNode) {
         guard node.childVisibility == .all else { return }
         let unseen = tree.withLock { tree -> [(field: String, child: ComponentNode)] in
             let since = tree[node].appearedAt
             return tree[node].staticChildren.sorted { $0.key < $1.key }.compactMap { index, child in
-                guard !tree[child].isVisible, tree[child].appearedAt < since, tree[child].lifecycle != nil else { return nil }
+                let shown = tree[child].isVisible || tree[child].disappearedAt > since
+                guard !shown, tree[child].lifecycle != nil else { return nil }
                 return (node.layout.fields[index].name, child)
             }
         }

@@ -31,8 +31,9 @@ final class HostCore: RouteResolving, @unchecked Sendable {  // Mutable state un
         var owners: [ObjectIdentifier: ComponentNode] = [:]
         /// How many routes on router stacks lead to each node.
         var routed: [ObjectIdentifier: Int] = [:]
-        /// How many times a node appeared under manual visibility (see `NodeState.appearedAt`).
-        var appearances: UInt64 = 0
+        /// How many times a node's visibility changed under manual visibility (see
+        /// `NodeState.appearedAt`).
+        var visibilityChanges: UInt64 = 0
     }
 
     let label: String

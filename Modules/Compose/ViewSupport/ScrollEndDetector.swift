@@ -19,15 +19,20 @@
 /// A length or position that is not finite (NaN, infinity), or a negative length, is ignored: the
 /// answer is `false` and nothing changes.
 public struct ScrollEndDetector: Sendable, Equatable {
-    /// How close, in points, the visible area's far edge must come to the content's end.
-    public var threshold: Double
+    /// How close, in points, the visible area's far edge must come to the content's end. A
+    /// negative or non-finite value, given here or to the initializer, counts as 0.
+    public var threshold: Double {
+        get { storedThreshold }
+        set { storedThreshold = newValue.isFinite ? max(0, newValue) : 0 }
+    }
+    private var storedThreshold = 0.0
     private var isNear = false
     /// The content's length when the detector last answered `true`.
     private var lengthWhenSent: Double?
 
     /// A detector that answers when the end is within `threshold` points (negative: counted as 0).
     public init(threshold: Double = 0) {
-        self.threshold = max(0, threshold.isFinite ? threshold : 0)
+        self.threshold = threshold
     }
 
     /// Takes the geometry after a change; returns whether the view should say it reached the end.

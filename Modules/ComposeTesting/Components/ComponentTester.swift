@@ -18,8 +18,11 @@ import Foundation
 ///
 /// Every operation runs with the tester's service overrides and clock (tests running in
 /// parallel do not see each other's) and turns any Compose `Diagnostic` (a refused navigation, a
-/// component observing its parent) into a test failure at the caller's line. The tree's
-/// handlers use the tester's services and clock whoever sends (a `StoreTester`, another thread).
+/// component observing its parent) reported before it returns into a test failure at the
+/// caller's line: handlers it calls at once included (nonisolated ones, and main-actor ones when
+/// the test runs on the main actor); a handler that runs on an actor after it returned reports to
+/// standard error. The tree's handlers use the tester's services and clock whoever sends (a
+/// `StoreTester`, another thread).
 /// Other code the test runs itself, outside the tester, sees neither: use
 /// ``run(_:fileID:filePath:line:column:)``.
 /// A tester does not isolate `@Ref` entities or the event log: run the test in a

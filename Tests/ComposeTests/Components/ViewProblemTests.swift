@@ -1,4 +1,5 @@
 import ComposeTestSupport
+import Synchronization
 import Testing
 
 @testable import Compose
@@ -114,5 +115,76 @@ import Testing
         #expect(found.count == 2)
         first.unmount()
         second.unmount()
+    }
+}
+
+struct WatchedLeaf: Component {
+    let tap = SignalEmitter()
+    var observers: Void { None }
+}
+
+struct WatchingScreen: Component {
+    let child = WatchedLeaf()
+    var observers: Void {
+        child.didAppear += {}
+    }
+}
+
+@Suite struct ViewProblemOrderTests {
+    /// ComponentViewProblem.childNotShown / Guarantees.md: "a stored child with lifecycle handlers
+    /// that no view made visible during its parent's visit is reported as the parent disappears, and
+    /// never one that appeared". Here the child appeared (a view made it visible) and stayed visible
+    /// for the parent's whole visit; it was made visible an instant before the parent (SwiftUI may
+    /// call a child's onAppear first).
+    @Test func aChildVisibleForTheParentsWholeVisitIsNotReported() throws {
+        let host = ComponentHost(WatchingScreen(), visibility: .manual)
+        let root = try #require(host.rootNode)
+        let child = try #require(host.nodes.first { $0 !== root })
+        let found = diagnostics {
+            host.setVisible(child, true)
+            host.setVisible(root, true)
+            #expect(child.isVisible && root.isVisible)
+            host.setVisible(child, false)  // children first, as views go
+            host.setVisible(root, false)
+        }
+        #expect(found.isEmpty, "\(found)")
+        host.unmount()
+    }
+
+    /// The docs: the parent's visit. A child that stays visible while the parent disappears and
+    /// appears again (hidden after the parent, against the order), then is hidden during the second
+    /// visit: it was visible during that visit.
+    @Test func aChildStillVisibleAtTheStartOfAVisitIsNotReported() throws {
+        let host = ComponentHost(WatchingScreen(), visibility: .manual)
+        let root = try #require(host.rootNode)
+        let child = try #require(host.nodes.first { $0 !== root })
+        let found = diagnostics {
+            host.setVisible(root, true)
+            host.setVisible(child, true)
+            host.setVisible(root, false)  // the child stays visible
+            host.setVisible(root, true)
+            host.setVisible(child, false)
+            host.setVisible(root, false)
+        }
+        #expect(found.isEmpty, "\(found)")
+        host.unmount()
+    }
+
+    /// `host.report` is once per (type, problem) per host, from many threads at once.
+    @Test func reportIsOncePerTypeAndProblemFromManyThreads() async throws {
+        for _ in 0..<50 {
+            let host = ComponentHost(WatchingScreen())
+            let root = try #require(host.rootNode)
+            let count = Atomic<Int>(0)
+            let reported = Atomic<Int>(0)
+            await Diagnostics.withHandler({ _ in reported.add(1, ordering: .relaxed) }) {
+                await onThreads(4) { _ in
+                    if host.report(.notAView(protocolName: "View"), showing: root) { count.add(1, ordering: .relaxed) }
+                }
+            }
+            #expect(count.load(ordering: .relaxed) == 1)
+            #expect(reported.load(ordering: .relaxed) <= 1)
+            host.unmount()
+        }
     }
 }

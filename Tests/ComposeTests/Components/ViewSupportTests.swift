@@ -56,3 +56,40 @@ import Testing
         #expect(PageIndex.shown(0, pageCount: -1) == nil)
     }
 }
+
+@Suite struct ScrollEndDetectorThresholdTests {
+    /// ScrollEndDetector: "A detector that answers when the end is within `threshold` points
+    /// (negative: counted as 0)" and the type's doc: "A length or position that is not finite ...
+    /// is ignored". `threshold` is a public `var`.
+    @Test func aThresholdSetAfterInitIsCountedAsTheInitCountsIt() {
+        var negative = ScrollEndDetector()
+        negative.threshold = -20
+        #expect(negative == ScrollEndDetector(threshold: -20))
+        let answer1 = negative.update(contentLength: 100, visibleEnd: 100)
+        #expect(answer1)  // at the end: near
+
+        var notANumber = ScrollEndDetector()
+        notANumber.threshold = .nan
+        let answer2 = notANumber.update(contentLength: 100, visibleEnd: 100)
+        #expect(answer2)  // at the end: near
+    }
+
+    /// "answers again when the content's length changes while the end is near" and "never twice
+    /// for one approach to the same content": lengths that differ only in the last bit.
+    @Test func nearlyEqualLengths() {
+        var detector = ScrollEndDetector(threshold: 10)
+        let answer3 = detector.update(contentLength: 1_000, visibleEnd: 1_000)
+        #expect(answer3)
+        let answer4 = detector.update(contentLength: 1_000.0000000001, visibleEnd: 1_000)
+        #expect(answer4)
+        let answer5 = detector.update(contentLength: 1_000.0000000001, visibleEnd: 1_000)
+        #expect(!answer5)
+        // Huge values stay finite.
+        var huge = ScrollEndDetector(threshold: .greatestFiniteMagnitude)
+        let answer6 = huge.update(contentLength: .greatestFiniteMagnitude, visibleEnd: 0)
+        #expect(answer6)
+        #expect(PageIndex.shown(.min, pageCount: .max) == 0)
+        #expect(PageIndex.shown(.max, pageCount: .max) == .max - 1)
+        #expect(PageIndex.shown(.max, pageCount: .min) == nil)
+    }
+}

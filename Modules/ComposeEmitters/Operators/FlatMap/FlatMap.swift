@@ -32,8 +32,9 @@ extension Emitters {
                         guard case .follow(let tag) = machine.value.receivedOuter() else { return }
                         // Values already on their way from the old inner emitter carry an old tag
                         // and are dropped below.
-                        let subscription = context.run {
-                            transform.callAssumingIsolation(value).register { relay.send(.inner($0, generation: tag)) }
+                        let inner = context.run { transform.callAssumingIsolation(value) }
+                        let subscription = context.register({ relay.send(.inner($0, generation: tag)) }) {
+                            inner.register($0)
                         }
                         current.replace(with: subscription)
                     case .inner(let value, let tag):
@@ -62,6 +63,11 @@ extension Emitter {
     /// there, so the inner emitter it returns is subscribed once it has run (values that emitter
     /// sends before are not heard), and the inner emitters' values are handed over there too, in
     /// order.
+    ///
+    /// The closure runs, and each inner emitter is subscribed, as this subscription was made,
+    /// whoever delivers the outer value: in its ``ObservationScope`` (which the inner subscription
+    /// joins, and so counts in its `activeSubscriptionCount`; once that scope has ended, an inner
+    /// emitter is never subscribed), and as its component's code.
     public func flatMap<Inner: Emitter>(
         @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Value) -> Inner
     ) -> Emitters.FlatMap<Self, Inner> {
