@@ -27,7 +27,7 @@ import Testing
         await onThreads(4) { thread in
             for value in 0..<5_000 { emitters[thread].send(value) }
         }
-        #expect(await eventually { heard.value == 20_000 })
+        #expect(await eventually(timeout: .seconds(300)) { heard.value == 20_000 })
         observation.cancel()
         #expect(outOfOrder.value == 0)
     }

@@ -86,7 +86,7 @@ struct MainActorMapServiceReader: Component {
             greet.send(1)
             sent.raise()
         }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !sent.isRaised, ContinuousClock.now < deadline { usleep(100) }  // main actor busy
         #expect(sent.isRaised)
         tester.run {

@@ -172,7 +172,7 @@ struct WatchingScreen: Component {
 
     /// `host.report` is once per (type, problem) per host, from many threads at once.
     @Test func reportIsOncePerTypeAndProblemFromManyThreads() async throws {
-        for _ in 0..<50 {
+        for _ in 0..<20 {
             let host = ComponentHost(WatchingScreen())
             let root = try #require(host.rootNode)
             let count = Atomic<Int>(0)
