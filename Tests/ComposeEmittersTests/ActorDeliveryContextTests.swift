@@ -233,7 +233,7 @@ actor QueueExecutorActor {
         let outer = ValueEmitter<Int>()
         let made = LockedBox<[WeakObject]>([])
         let heard = LockedBox<Int>(0)
-        await MainActor.run {
+        _ = await MainActor.run {
             scope.run {
                 outer.flatMap { value -> Emitters.Map<Emitters.WithCurrent<Int>, Int> in
                     let inner = ValueEmitter<Int>()
