@@ -8,36 +8,14 @@ import Testing
 
 // A tree's service override scope when the sender is on the main actor: a main-actor handler is
 // called at once, in the sending code's scope, for its value and for those it delivers meanwhile.
-// Every wait is bounded.
-
-struct SenderNamer: Service {
-    var name = "app"
-}
-
-extension Services {
-    var senderNamer: SenderNamer {
-        get { self[SenderNamer.self] }
-        set { self[SenderNamer.self] = newValue }
-    }
-}
-
-/// A tree whose handler is written on the main actor and records the service it reads.
-struct MainActorServiceReader: Component {
-    let greet = ValueEmitter<Int>()
-    let heard = LockedBox<[String]>([])
-    var observers: Void {
-        greet += { @MainActor value in
-            heard.mutate { $0.append("\(value):\(services.senderNamer.name)") }
-        }
-    }
-}
+// Every wait is bounded. The service and the main-actor reader are QueuedSendServiceTests'.
 
 /// The same tree with a main-actor `map` stage before a nonisolated handler.
 struct MainActorMapServiceReader: Component {
     let greet = ValueEmitter<Int>()
     let heard = LockedBox<[String]>([])
     var observers: Void {
-        greet.map { @MainActor value in "\(value):\(services.senderNamer.name)" } += { text in
+        greet.map { @MainActor value in "\(value):\(services.queueNamer.name)" } += { text in
             heard.mutate { $0.append(text) }
         }
     }
@@ -48,10 +26,10 @@ struct MainActorMapServiceReader: Component {
     /// is called at once, in that scope.
     @MainActor
     @Test func aMainActorHandlerSentToOnTheMainActorRunsInTheSendersInnerScope() async {
-        let tester = ComponentTester(MainActorServiceReader(), services: { $0.senderNamer = SenderNamer(name: "tester") })
+        let tester = ComponentTester(MainActorNameReader(), services: { $0.queueNamer = QueueNamer(name: "tester") })
         let root = tester.root
         tester.run {
-            Services.withOverrides({ $0.senderNamer = SenderNamer(name: "inner") }) { root.greet.send(1) }
+            Services.withOverrides({ $0.queueNamer = QueueNamer(name: "inner") }) { root.greet.send(1) }
         }
         let arrived = await mainActorSettles { root.heard.value.count == 1 }
         #expect(arrived)
@@ -62,10 +40,10 @@ struct MainActorMapServiceReader: Component {
     /// The same for an operator closure on the main actor.
     @MainActor
     @Test func aMainActorMapSentToOnTheMainActorRunsInTheSendersInnerScope() async {
-        let tester = ComponentTester(MainActorMapServiceReader(), services: { $0.senderNamer = SenderNamer(name: "tester") })
+        let tester = ComponentTester(MainActorMapServiceReader(), services: { $0.queueNamer = QueueNamer(name: "tester") })
         let root = tester.root
         tester.run {
-            Services.withOverrides({ $0.senderNamer = SenderNamer(name: "inner") }) { root.greet.send(1) }
+            Services.withOverrides({ $0.queueNamer = QueueNamer(name: "inner") }) { root.greet.send(1) }
         }
         let arrived = await mainActorSettles { root.heard.value.count == 1 }
         #expect(arrived)
@@ -78,7 +56,7 @@ struct MainActorMapServiceReader: Component {
     /// its scope.
     @MainActor
     @Test func aValueWaitingForTheMainActorIsDeliveredInTheScopeOfTheMainActorSendThatDrainsIt() async {
-        let tester = ComponentTester(MainActorServiceReader(), services: { $0.senderNamer = SenderNamer(name: "tester") })
+        let tester = ComponentTester(MainActorNameReader(), services: { $0.queueNamer = QueueNamer(name: "tester") })
         let root = tester.root
         let greet = root.greet
         let sent = Flag()
@@ -90,7 +68,7 @@ struct MainActorMapServiceReader: Component {
         while !sent.isRaised, ContinuousClock.now < deadline { usleep(100) }  // main actor busy
         #expect(sent.isRaised)
         tester.run {
-            Services.withOverrides({ $0.senderNamer = SenderNamer(name: "inner") }) { greet.send(2) }
+            Services.withOverrides({ $0.queueNamer = QueueNamer(name: "inner") }) { greet.send(2) }
         }
         let arrived = await mainActorSettles { root.heard.value.count == 2 }
         #expect(arrived)

@@ -128,7 +128,7 @@ struct MainActorNameReader: Component {
         let secondSent = spin(timeout: .seconds(60)) { secondDone.isRaised }
         #expect(secondSent)
         #expect(root.heard.value.isEmpty)  // the main actor was busy
-        let arrived = await mainActorEventually { root.heard.value.count == 2 }
+        let arrived = await mainActorSettles { root.heard.value.count == 2 }
         #expect(arrived)
         #expect(root.heard.value == ["1:tester", "2:tester"])
         tester.unmount()
@@ -158,7 +158,7 @@ struct MainActorNameReader: Component {
         let secondSent = spin(timeout: .seconds(60)) { secondDone.isRaised }
         #expect(secondSent)
         #expect(root.heard.value.isEmpty)
-        let arrived = await mainActorEventually { root.heard.value.count == 2 }
+        let arrived = await mainActorSettles { root.heard.value.count == 2 }
         #expect(arrived)
         #expect(root.heard.value == ["1:tester", "2:tester"])
         tester.unmount()
@@ -234,15 +234,4 @@ struct FollowingOnTheMainActor: Component {
         #expect(root.heard.value == ["1:tester", "2:tester"])
         tester.unmount()
     }
-}
-
-/// `eventually` on the main actor: suspends between checks so the main actor runs.
-@MainActor
-private func mainActorEventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return true
 }
