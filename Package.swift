@@ -22,9 +22,6 @@ let externalPackages: [Package.Dependency] = [
     // ComposeTesting: failures reported under XCTest and Swift Testing alike, and readable diffs.
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
-    // Benchmarks only: the harness and the peer measured in the same run.
-    .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
-    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
 ]
 
 let deque: Target.Dependency = .product(name: "DequeModule", package: "swift-collections")
@@ -220,41 +217,8 @@ for (name, dependencies) in [
     )
 }
 
-targets.append(
-    .executableTarget(
-        name: "ComposeBenchmarks",
-        dependencies: [
-            "ComposeEmitters",
-            "ComposeStore",
-            "ComposeValidation",
-            "ComposePersistence",
-            "ComposeRefs",
-            "ComposeRouting",
-            "Compose",
-            // Seeded inputs (random edits of identified arrays), shared with the tests.
-            "ComposeTestSupport",
-            .product(name: "Benchmark", package: "benchmark"),
-            .product(name: "OpenCombine", package: "OpenCombine"),
-        ],
-        path: "Benchmarks/ComposeBenchmarks",
-        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-    )
-)
-
-// The memory scenarios, in a process without package-benchmark's `malloc` interposer (which adds
-// a header to every allocation); Scripts/bench runs it beside the benchmark executable.
-targets.append(
-    .executableTarget(
-        name: "ComposeMemory",
-        dependencies: [
-            "ComposeEmitters",
-            "ComposeStore",
-            "HeapStats",
-            .product(name: "OpenCombine", package: "OpenCombine"),
-        ],
-        path: "Benchmarks/ComposeMemory"
-    )
-)
+// The benchmarks are a package of their own (Benchmarks/Package.swift), which depends on this one
+// by path: their harness and peers are not dependencies of the library.
 
 for index in targets.indices {
     targets[index].swiftSettings = (targets[index].swiftSettings ?? []) + swiftSettings

@@ -29,4 +29,4 @@ with open(log_path, "w", encoding="utf-8") as log:
         match = name_pattern.match(line.strip())
         if match and match.group(1) not in seen:
             seen.append(match.group(1))
-            print(f"[{len(seen)}/{total}] {match.group(1)}", flush=True)
+            print(f"[{len(seen)}/{total or '?'}] {match.group(1)}", flush=True)

@@ -10,7 +10,7 @@
 // program of m instructions (linear in the value, whatever the pattern), and matching by bytes
 // agrees with matching by characters.
 
-import ComposeValidation
+@_spi(Benchmarks) import ComposeValidation
 import FuzzSupport
 
 func checkPattern(_ source: String, against value: String) {

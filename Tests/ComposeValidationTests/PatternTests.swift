@@ -2,7 +2,7 @@ import ComposeTestSupport
 import Foundation
 import Testing
 
-@testable import ComposeValidation
+@_spi(Benchmarks) @testable import ComposeValidation
 
 @Suite struct PatternTests {
     @Test(arguments: [

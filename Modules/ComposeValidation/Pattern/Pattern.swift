@@ -93,8 +93,11 @@ public struct Pattern: Sendable, CustomStringConvertible {
         return program.wholeMatch(value, steps: &steps)
     }
 
-    /// How many instruction visits matching `value` takes: the bound tests check.
-    package func steps(toMatch value: some StringProtocol) -> Int {
+    /// How many instruction visits matching `value` takes: the bound tests check, and the unit of
+    /// the pattern benchmarks. SPI, not public API: see the Public API page in Compose's
+    /// documentation.
+    @_spi(Benchmarks)
+    public func steps(toMatch value: some StringProtocol) -> Int {
         var steps = 0
         _ = program.wholeMatch(value, steps: &steps)
         return steps
@@ -106,8 +109,11 @@ public struct Pattern: Sendable, CustomStringConvertible {
         program.wholeMatchByCharacter(value)
     }
 
-    /// The number of instructions of the compiled pattern (*m*).
-    package var size: Int {
+    /// The number of instructions of the compiled pattern (*m*): what the benchmarks check their
+    /// worst case is made of. SPI, not public API: see the Public API page in Compose's
+    /// documentation.
+    @_spi(Benchmarks)
+    public var size: Int {
         program.instructions.count
     }
 

@@ -1,6 +1,5 @@
 import Benchmark
 import ComposeStore
-import ComposeTestSupport
 
 /// Diff scenarios: identified arrays of 10,000 and 100,000 elements, with about 10% of the
 /// elements removed, moved, updated or inserted at random (2.5% each). Peer in the same run,

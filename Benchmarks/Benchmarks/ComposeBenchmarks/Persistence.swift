@@ -1,5 +1,4 @@
 import Benchmark
-import ComposeMachinery
 import ComposePersistence
 import ComposeStore
 import Foundation

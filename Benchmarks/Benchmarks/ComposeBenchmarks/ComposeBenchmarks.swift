@@ -1,4 +1,5 @@
 import Benchmark
+import Foundation
 
 // The benchmark executable: every scenario of every module, with its peers measured in the same
 // run. `Scripts/bench` runs it and prints our figure, the peer's and the ratio per scenario.
@@ -8,11 +9,14 @@ import Benchmark
 // operation is; Scripts/bench divides by them to report operations per second.
 
 let benchmarks: @Sendable () -> Void = {
+    // `Scripts/bench --check` sets COMPOSE_BENCH_ITERATIONS: it reads only the allocation counter,
+    // which is the same every iteration, so a few iterations do.
+    let iterations = ProcessInfo.processInfo.environment["COMPOSE_BENCH_ITERATIONS"].flatMap { Int($0) }
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal],
-        warmupIterations: 5,
+        warmupIterations: iterations == nil ? 5 : 1,
         maxDuration: .seconds(1),
-        maxIterations: 10_000
+        maxIterations: iterations ?? 10_000
     )
     emitterBenchmarks()
     storeBenchmarks()

@@ -28481,163 +28481,205 @@ extension SmallExpandedModel {
 
 // MARK: - The app-like state
 
-struct AppAddress: Equatable, Sendable {
-    var street = "1 Infinite Loop"
-    var city = "Cupertino"
-    var zip = "95014"
-}
-
-struct AppPreferences: Equatable, Sendable {
-    var theme = "dark"
-    var fontSize = 14
-    var notifications = true
-}
-
-enum AppTags {
-    static let keys = (0..<10).map { "tag\($0)" }
-    static let initial = Dictionary(uniqueKeysWithValues: keys.map { ($0, 0) })
-}
-
-/// A screen's state as an app holds it: strings, numbers, flags, optionals, nested structs, a
-/// 100-element array and a dictionary; 40 fields.
+/// A screen's state as an app holds it: heap strings, numbers, flags, optionals, nested
+/// structs, arrays of 100 strings and dictionaries of 50 entries; 40 fields.
 struct AppState: AnyState {
-    var title: String = ""
-    var name: String = ""
-    var email: String = ""
-    var phone: String = ""
-    var bio: String = ""
-    var city: String = ""
-    var country: String = ""
-    var language: String = ""
-    var timezone: String = ""
-    var status: String = ""
-    var note: String = ""
+    var title: String = AppValues.initialString
+    var name: String = AppValues.initialString
+    var email: String = AppValues.initialString
+    var phone: String = AppValues.initialString
+    var bio: String = AppValues.initialString
+    var city: String = AppValues.initialString
+    var country: String = AppValues.initialString
+    var language: String = AppValues.initialString
+    var timezone: String = AppValues.initialString
+    var status: String = AppValues.initialString
+    var note: String = AppValues.initialString
     var count0: Int = 0
     var count1: Int = 0
     var count2: Int = 0
     var count3: Int = 0
     var count4: Int = 0
     var count5: Int = 0
-    var count6: Int = 0
-    var count7: Int = 0
     var flag0: Bool = false
     var flag1: Bool = false
     var flag2: Bool = false
     var flag3: Bool = false
-    var flag4: Bool = false
-    var flag5: Bool = false
     var ratio0: Double = 0
     var ratio1: Double = 0
     var ratio2: Double = 0
-    var ratio3: Double = 0
-    var ratio4: Double = 0
     var nickname: String? = nil
     var age: Int? = nil
     var score: Double? = nil
     var avatar: String? = nil
     var lastSeen: Int? = nil
+    var selectedID: Int? = nil
     var address: AppAddress = AppAddress()
     var billing: AppAddress = AppAddress()
     var preferences: AppPreferences = AppPreferences()
-    var items: [Int] = Array(0..<100)
-    var tags: [String: Int] = AppTags.initial
+    var items: [String] = AppValues.initialList
+    var recentSearches: [String] = AppValues.initialList
+    var drafts: [String] = AppValues.initialList
+    var labels: [String] = AppValues.initialList
+    var tags: [String: String] = AppValues.initialTags
+    var metadata: [String: String] = AppValues.initialTags
+    var counters: [String: Int] = AppValues.initialCounters
 
     static let fieldCount = 40
+    /// The fields the multi-field write changes, by index.
+    static let mutatedFields = [1, 2, 11]
+    /// The number of elements (or keys) the write of each field picks from: 0 for a whole field.
+    static let elementCounts: [Int] = [
+        0,  // title
+        0,  // name
+        0,  // email
+        0,  // phone
+        0,  // bio
+        0,  // city
+        0,  // country
+        0,  // language
+        0,  // timezone
+        0,  // status
+        0,  // note
+        0,  // count0
+        0,  // count1
+        0,  // count2
+        0,  // count3
+        0,  // count4
+        0,  // count5
+        0,  // flag0
+        0,  // flag1
+        0,  // flag2
+        0,  // flag3
+        0,  // ratio0
+        0,  // ratio1
+        0,  // ratio2
+        0,  // nickname
+        0,  // age
+        0,  // score
+        0,  // avatar
+        0,  // lastSeen
+        0,  // selectedID
+        0,  // address
+        0,  // billing
+        0,  // preferences
+        AppValues.listCount,  // items
+        AppValues.listCount,  // recentSearches
+        AppValues.listCount,  // drafts
+        AppValues.listCount,  // labels
+        AppValues.keys.count,  // tags
+        AppValues.keys.count,  // metadata
+        AppValues.keys.count,  // counters
+        0,  // the multi-field write
+    ]
 }
 
 extension Store where State == AppState {
     /// `$state.<field> = ...`: a keyed write, nested where the field is a struct, an array or a
-    /// dictionary (`$state.address.city = ...`, `$state.items[i] = ...`).
-    func keyedWrite(field: Int, n: Int) {
-        switch field {
-        case 0: self.title = String(n)
-        case 1: self.name = String(n)
-        case 2: self.email = String(n)
-        case 3: self.phone = String(n)
-        case 4: self.bio = String(n)
-        case 5: self.city = String(n)
-        case 6: self.country = String(n)
-        case 7: self.language = String(n)
-        case 8: self.timezone = String(n)
-        case 9: self.status = String(n)
-        case 10: self.note = String(n)
-        case 11: self.count0 = n
-        case 12: self.count1 = n
-        case 13: self.count2 = n
-        case 14: self.count3 = n
-        case 15: self.count4 = n
-        case 16: self.count5 = n
-        case 17: self.count6 = n
-        case 18: self.count7 = n
-        case 19: self.flag0.toggle()
-        case 20: self.flag1.toggle()
-        case 21: self.flag2.toggle()
-        case 22: self.flag3.toggle()
-        case 23: self.flag4.toggle()
-        case 24: self.flag5.toggle()
-        case 25: self.ratio0 = Double(n)
-        case 26: self.ratio1 = Double(n)
-        case 27: self.ratio2 = Double(n)
-        case 28: self.ratio3 = Double(n)
-        case 29: self.ratio4 = Double(n)
-        case 30: self.nickname = String(n)
-        case 31: self.age = n
-        case 32: self.score = Double(n)
-        case 33: self.avatar = String(n)
-        case 34: self.lastSeen = n
-        case 35: self.address.city = String(n)
-        case 36: self.billing.city = String(n)
-        case 37: self.preferences.fontSize = -n
-        case 38: self.items[n % 100] = -n
-        case 39: self.tags[AppTags.keys[n % 10]] = n
-        default: preconditionFailure("no field \(field)")
+    /// dictionary (`$state.address.city = ...`, `$state.items[i] = ...`); `$state.mutate` for
+    /// several fields at once.
+    func keyedWrite(_ write: AppWrite, _ value: AppValue) {
+        switch write.field {
+        case 0: self.title = value.string
+        case 1: self.name = value.string
+        case 2: self.email = value.string
+        case 3: self.phone = value.string
+        case 4: self.bio = value.string
+        case 5: self.city = value.string
+        case 6: self.country = value.string
+        case 7: self.language = value.string
+        case 8: self.timezone = value.string
+        case 9: self.status = value.string
+        case 10: self.note = value.string
+        case 11: self.count0 = value.number
+        case 12: self.count1 = value.number
+        case 13: self.count2 = value.number
+        case 14: self.count3 = value.number
+        case 15: self.count4 = value.number
+        case 16: self.count5 = value.number
+        case 17: self.flag0.toggle()
+        case 18: self.flag1.toggle()
+        case 19: self.flag2.toggle()
+        case 20: self.flag3.toggle()
+        case 21: self.ratio0 = Double(value.number)
+        case 22: self.ratio1 = Double(value.number)
+        case 23: self.ratio2 = Double(value.number)
+        case 24: self.nickname = value.string
+        case 25: self.age = value.number
+        case 26: self.score = Double(value.number)
+        case 27: self.avatar = value.string
+        case 28: self.lastSeen = value.number
+        case 29: self.selectedID = value.number
+        case 30: self.address.city = value.string
+        case 31: self.billing.city = value.string
+        case 32: self.preferences.theme = value.string
+        case 33: self.items[write.index] = value.string
+        case 34: self.recentSearches[write.index] = value.string
+        case 35: self.drafts[write.index] = value.string
+        case 36: self.labels[write.index] = value.string
+        case 37: self.tags[AppValues.keys[write.index]] = value.string
+        case 38: self.metadata[AppValues.keys[write.index]] = value.string
+        case 39: self.counters[AppValues.keys[write.index]] = value.number
+        case 40:
+            self.mutate { state in
+                state.name = value.string
+                state.email = value.otherString
+                state.count0 = value.number
+            }
+        default: preconditionFailure("no field \(write.field)")
         }
     }
 
     /// `state.<field> = ...`: the same writes through the whole state.
-    func wholeStateWrite(field: Int, n: Int) {
-        switch field {
-        case 0: self.state.title = String(n)
-        case 1: self.state.name = String(n)
-        case 2: self.state.email = String(n)
-        case 3: self.state.phone = String(n)
-        case 4: self.state.bio = String(n)
-        case 5: self.state.city = String(n)
-        case 6: self.state.country = String(n)
-        case 7: self.state.language = String(n)
-        case 8: self.state.timezone = String(n)
-        case 9: self.state.status = String(n)
-        case 10: self.state.note = String(n)
-        case 11: self.state.count0 = n
-        case 12: self.state.count1 = n
-        case 13: self.state.count2 = n
-        case 14: self.state.count3 = n
-        case 15: self.state.count4 = n
-        case 16: self.state.count5 = n
-        case 17: self.state.count6 = n
-        case 18: self.state.count7 = n
-        case 19: self.state.flag0.toggle()
-        case 20: self.state.flag1.toggle()
-        case 21: self.state.flag2.toggle()
-        case 22: self.state.flag3.toggle()
-        case 23: self.state.flag4.toggle()
-        case 24: self.state.flag5.toggle()
-        case 25: self.state.ratio0 = Double(n)
-        case 26: self.state.ratio1 = Double(n)
-        case 27: self.state.ratio2 = Double(n)
-        case 28: self.state.ratio3 = Double(n)
-        case 29: self.state.ratio4 = Double(n)
-        case 30: self.state.nickname = String(n)
-        case 31: self.state.age = n
-        case 32: self.state.score = Double(n)
-        case 33: self.state.avatar = String(n)
-        case 34: self.state.lastSeen = n
-        case 35: self.state.address.city = String(n)
-        case 36: self.state.billing.city = String(n)
-        case 37: self.state.preferences.fontSize = -n
-        case 38: self.state.items[n % 100] = -n
-        case 39: self.state.tags[AppTags.keys[n % 10]] = n
-        default: preconditionFailure("no field \(field)")
+    func wholeStateWrite(_ write: AppWrite, _ value: AppValue) {
+        switch write.field {
+        case 0: self.state.title = value.string
+        case 1: self.state.name = value.string
+        case 2: self.state.email = value.string
+        case 3: self.state.phone = value.string
+        case 4: self.state.bio = value.string
+        case 5: self.state.city = value.string
+        case 6: self.state.country = value.string
+        case 7: self.state.language = value.string
+        case 8: self.state.timezone = value.string
+        case 9: self.state.status = value.string
+        case 10: self.state.note = value.string
+        case 11: self.state.count0 = value.number
+        case 12: self.state.count1 = value.number
+        case 13: self.state.count2 = value.number
+        case 14: self.state.count3 = value.number
+        case 15: self.state.count4 = value.number
+        case 16: self.state.count5 = value.number
+        case 17: self.state.flag0.toggle()
+        case 18: self.state.flag1.toggle()
+        case 19: self.state.flag2.toggle()
+        case 20: self.state.flag3.toggle()
+        case 21: self.state.ratio0 = Double(value.number)
+        case 22: self.state.ratio1 = Double(value.number)
+        case 23: self.state.ratio2 = Double(value.number)
+        case 24: self.state.nickname = value.string
+        case 25: self.state.age = value.number
+        case 26: self.state.score = Double(value.number)
+        case 27: self.state.avatar = value.string
+        case 28: self.state.lastSeen = value.number
+        case 29: self.state.selectedID = value.number
+        case 30: self.state.address.city = value.string
+        case 31: self.state.billing.city = value.string
+        case 32: self.state.preferences.theme = value.string
+        case 33: self.state.items[write.index] = value.string
+        case 34: self.state.recentSearches[write.index] = value.string
+        case 35: self.state.drafts[write.index] = value.string
+        case 36: self.state.labels[write.index] = value.string
+        case 37: self.state.tags[AppValues.keys[write.index]] = value.string
+        case 38: self.state.metadata[AppValues.keys[write.index]] = value.string
+        case 39: self.state.counters[AppValues.keys[write.index]] = value.number
+        case 40:
+            self.mutate { state in
+                state.name = value.string
+                state.email = value.otherString
+                state.count0 = value.number
+            }
+        default: preconditionFailure("no field \(write.field)")
         }
     }
 
@@ -28662,29 +28704,29 @@ extension Store where State == AppState {
         case 14: return observe(\.count3) { _ in handler() }
         case 15: return observe(\.count4) { _ in handler() }
         case 16: return observe(\.count5) { _ in handler() }
-        case 17: return observe(\.count6) { _ in handler() }
-        case 18: return observe(\.count7) { _ in handler() }
-        case 19: return observe(\.flag0) { _ in handler() }
-        case 20: return observe(\.flag1) { _ in handler() }
-        case 21: return observe(\.flag2) { _ in handler() }
-        case 22: return observe(\.flag3) { _ in handler() }
-        case 23: return observe(\.flag4) { _ in handler() }
-        case 24: return observe(\.flag5) { _ in handler() }
-        case 25: return observe(\.ratio0) { _ in handler() }
-        case 26: return observe(\.ratio1) { _ in handler() }
-        case 27: return observe(\.ratio2) { _ in handler() }
-        case 28: return observe(\.ratio3) { _ in handler() }
-        case 29: return observe(\.ratio4) { _ in handler() }
-        case 30: return observe(\.nickname) { _ in handler() }
-        case 31: return observe(\.age) { _ in handler() }
-        case 32: return observe(\.score) { _ in handler() }
-        case 33: return observe(\.avatar) { _ in handler() }
-        case 34: return observe(\.lastSeen) { _ in handler() }
-        case 35: return observe(\.address) { _ in handler() }
-        case 36: return observe(\.billing) { _ in handler() }
-        case 37: return observe(\.preferences) { _ in handler() }
-        case 38: return observe(\.items) { _ in handler() }
-        case 39: return observe(\.tags) { _ in handler() }
+        case 17: return observe(\.flag0) { _ in handler() }
+        case 18: return observe(\.flag1) { _ in handler() }
+        case 19: return observe(\.flag2) { _ in handler() }
+        case 20: return observe(\.flag3) { _ in handler() }
+        case 21: return observe(\.ratio0) { _ in handler() }
+        case 22: return observe(\.ratio1) { _ in handler() }
+        case 23: return observe(\.ratio2) { _ in handler() }
+        case 24: return observe(\.nickname) { _ in handler() }
+        case 25: return observe(\.age) { _ in handler() }
+        case 26: return observe(\.score) { _ in handler() }
+        case 27: return observe(\.avatar) { _ in handler() }
+        case 28: return observe(\.lastSeen) { _ in handler() }
+        case 29: return observe(\.selectedID) { _ in handler() }
+        case 30: return observe(\.address) { _ in handler() }
+        case 31: return observe(\.billing) { _ in handler() }
+        case 32: return observe(\.preferences) { _ in handler() }
+        case 33: return observe(\.items) { _ in handler() }
+        case 34: return observe(\.recentSearches) { _ in handler() }
+        case 35: return observe(\.drafts) { _ in handler() }
+        case 36: return observe(\.labels) { _ in handler() }
+        case 37: return observe(\.tags) { _ in handler() }
+        case 38: return observe(\.metadata) { _ in handler() }
+        case 39: return observe(\.counters) { _ in handler() }
         default: preconditionFailure("no field \(field)")
         }
     }
@@ -28692,93 +28734,97 @@ extension Store where State == AppState {
 
 @Observable
 final class AppModel: @unchecked Sendable {
-    var title: String = ""
-    var name: String = ""
-    var email: String = ""
-    var phone: String = ""
-    var bio: String = ""
-    var city: String = ""
-    var country: String = ""
-    var language: String = ""
-    var timezone: String = ""
-    var status: String = ""
-    var note: String = ""
+    var title: String = AppValues.initialString
+    var name: String = AppValues.initialString
+    var email: String = AppValues.initialString
+    var phone: String = AppValues.initialString
+    var bio: String = AppValues.initialString
+    var city: String = AppValues.initialString
+    var country: String = AppValues.initialString
+    var language: String = AppValues.initialString
+    var timezone: String = AppValues.initialString
+    var status: String = AppValues.initialString
+    var note: String = AppValues.initialString
     var count0: Int = 0
     var count1: Int = 0
     var count2: Int = 0
     var count3: Int = 0
     var count4: Int = 0
     var count5: Int = 0
-    var count6: Int = 0
-    var count7: Int = 0
     var flag0: Bool = false
     var flag1: Bool = false
     var flag2: Bool = false
     var flag3: Bool = false
-    var flag4: Bool = false
-    var flag5: Bool = false
     var ratio0: Double = 0
     var ratio1: Double = 0
     var ratio2: Double = 0
-    var ratio3: Double = 0
-    var ratio4: Double = 0
     var nickname: String? = nil
     var age: Int? = nil
     var score: Double? = nil
     var avatar: String? = nil
     var lastSeen: Int? = nil
+    var selectedID: Int? = nil
     var address: AppAddress = AppAddress()
     var billing: AppAddress = AppAddress()
     var preferences: AppPreferences = AppPreferences()
-    var items: [Int] = Array(0..<100)
-    var tags: [String: Int] = AppTags.initial
+    var items: [String] = AppValues.initialList
+    var recentSearches: [String] = AppValues.initialList
+    var drafts: [String] = AppValues.initialList
+    var labels: [String] = AppValues.initialList
+    var tags: [String: String] = AppValues.initialTags
+    var metadata: [String: String] = AppValues.initialTags
+    var counters: [String: Int] = AppValues.initialCounters
 
     init() {}
 
-    /// `model.<field> = ...`: the same writes.
-    func write(field: Int, n: Int) {
-        switch field {
-        case 0: self.title = String(n)
-        case 1: self.name = String(n)
-        case 2: self.email = String(n)
-        case 3: self.phone = String(n)
-        case 4: self.bio = String(n)
-        case 5: self.city = String(n)
-        case 6: self.country = String(n)
-        case 7: self.language = String(n)
-        case 8: self.timezone = String(n)
-        case 9: self.status = String(n)
-        case 10: self.note = String(n)
-        case 11: self.count0 = n
-        case 12: self.count1 = n
-        case 13: self.count2 = n
-        case 14: self.count3 = n
-        case 15: self.count4 = n
-        case 16: self.count5 = n
-        case 17: self.count6 = n
-        case 18: self.count7 = n
-        case 19: self.flag0.toggle()
-        case 20: self.flag1.toggle()
-        case 21: self.flag2.toggle()
-        case 22: self.flag3.toggle()
-        case 23: self.flag4.toggle()
-        case 24: self.flag5.toggle()
-        case 25: self.ratio0 = Double(n)
-        case 26: self.ratio1 = Double(n)
-        case 27: self.ratio2 = Double(n)
-        case 28: self.ratio3 = Double(n)
-        case 29: self.ratio4 = Double(n)
-        case 30: self.nickname = String(n)
-        case 31: self.age = n
-        case 32: self.score = Double(n)
-        case 33: self.avatar = String(n)
-        case 34: self.lastSeen = n
-        case 35: self.address.city = String(n)
-        case 36: self.billing.city = String(n)
-        case 37: self.preferences.fontSize = -n
-        case 38: self.items[n % 100] = -n
-        case 39: self.tags[AppTags.keys[n % 10]] = n
-        default: preconditionFailure("no field \(field)")
+    /// `model.<field> = ...`: the same writes, assignment by assignment.
+    func write(_ write: AppWrite, _ value: AppValue) {
+        switch write.field {
+        case 0: self.title = value.string
+        case 1: self.name = value.string
+        case 2: self.email = value.string
+        case 3: self.phone = value.string
+        case 4: self.bio = value.string
+        case 5: self.city = value.string
+        case 6: self.country = value.string
+        case 7: self.language = value.string
+        case 8: self.timezone = value.string
+        case 9: self.status = value.string
+        case 10: self.note = value.string
+        case 11: self.count0 = value.number
+        case 12: self.count1 = value.number
+        case 13: self.count2 = value.number
+        case 14: self.count3 = value.number
+        case 15: self.count4 = value.number
+        case 16: self.count5 = value.number
+        case 17: self.flag0.toggle()
+        case 18: self.flag1.toggle()
+        case 19: self.flag2.toggle()
+        case 20: self.flag3.toggle()
+        case 21: self.ratio0 = Double(value.number)
+        case 22: self.ratio1 = Double(value.number)
+        case 23: self.ratio2 = Double(value.number)
+        case 24: self.nickname = value.string
+        case 25: self.age = value.number
+        case 26: self.score = Double(value.number)
+        case 27: self.avatar = value.string
+        case 28: self.lastSeen = value.number
+        case 29: self.selectedID = value.number
+        case 30: self.address.city = value.string
+        case 31: self.billing.city = value.string
+        case 32: self.preferences.theme = value.string
+        case 33: self.items[write.index] = value.string
+        case 34: self.recentSearches[write.index] = value.string
+        case 35: self.drafts[write.index] = value.string
+        case 36: self.labels[write.index] = value.string
+        case 37: self.tags[AppValues.keys[write.index]] = value.string
+        case 38: self.metadata[AppValues.keys[write.index]] = value.string
+        case 39: self.counters[AppValues.keys[write.index]] = value.number
+        case 40:
+            self.name = value.string
+            self.email = value.otherString
+            self.count0 = value.number
+        default: preconditionFailure("no field \(write.field)")
         }
     }
 
@@ -28802,29 +28848,29 @@ final class AppModel: @unchecked Sendable {
         case 14: blackHole(self.count3)
         case 15: blackHole(self.count4)
         case 16: blackHole(self.count5)
-        case 17: blackHole(self.count6)
-        case 18: blackHole(self.count7)
-        case 19: blackHole(self.flag0)
-        case 20: blackHole(self.flag1)
-        case 21: blackHole(self.flag2)
-        case 22: blackHole(self.flag3)
-        case 23: blackHole(self.flag4)
-        case 24: blackHole(self.flag5)
-        case 25: blackHole(self.ratio0)
-        case 26: blackHole(self.ratio1)
-        case 27: blackHole(self.ratio2)
-        case 28: blackHole(self.ratio3)
-        case 29: blackHole(self.ratio4)
-        case 30: blackHole(self.nickname)
-        case 31: blackHole(self.age)
-        case 32: blackHole(self.score)
-        case 33: blackHole(self.avatar)
-        case 34: blackHole(self.lastSeen)
-        case 35: blackHole(self.address)
-        case 36: blackHole(self.billing)
-        case 37: blackHole(self.preferences)
-        case 38: blackHole(self.items)
-        case 39: blackHole(self.tags)
+        case 17: blackHole(self.flag0)
+        case 18: blackHole(self.flag1)
+        case 19: blackHole(self.flag2)
+        case 20: blackHole(self.flag3)
+        case 21: blackHole(self.ratio0)
+        case 22: blackHole(self.ratio1)
+        case 23: blackHole(self.ratio2)
+        case 24: blackHole(self.nickname)
+        case 25: blackHole(self.age)
+        case 26: blackHole(self.score)
+        case 27: blackHole(self.avatar)
+        case 28: blackHole(self.lastSeen)
+        case 29: blackHole(self.selectedID)
+        case 30: blackHole(self.address)
+        case 31: blackHole(self.billing)
+        case 32: blackHole(self.preferences)
+        case 33: blackHole(self.items)
+        case 34: blackHole(self.recentSearches)
+        case 35: blackHole(self.drafts)
+        case 36: blackHole(self.labels)
+        case 37: blackHole(self.tags)
+        case 38: blackHole(self.metadata)
+        case 39: blackHole(self.counters)
         default: preconditionFailure("no field \(field)")
         }
     }

@@ -1,6 +1,5 @@
 import Benchmark
 import ComposeStore
-import ComposeTestSupport
 import Observation
 import OpenCombine
 
@@ -219,50 +218,5 @@ private func unobservedMutations() {
         for mutation in 0..<mutations {
             store.wholeStateWrite(field: 500 + mutation % 500, value: counter.next())
         }
-    }
-}
-
-/// A screen's state as an app holds it (`AppState`: 40 fields of mixed kinds), 200 observers on
-/// fields drawn at random, random writes of new values: Compose's keyed and whole-state writes
-/// against the same class under `@Observable`.
-private func appStateWrites() {
-    let writes = 1_000
-    var generator = SplitMix64(seed: 40)
-    let observed = (0..<200).map { _ in Int.random(in: 0..<AppState.fieldCount, using: &generator) }
-    var observersPerField = [Int](repeating: 0, count: AppState.fieldCount)
-    for field in observed { observersPerField[field] += 1 }
-    let fields = (0..<writes).map { _ in Int.random(in: 0..<AppState.fieldCount, using: &generator) }
-    // Every write changes its field (new numbers and strings, toggled flags), so it makes one
-    // call per observer of the field.
-    let expected = fields.reduce(0) { $0 + observersPerField[$1] }
-
-    func check(_ calls: Calls, since before: Int) {
-        precondition(calls.count - before == expected, "made \(calls.count - before) observer calls, not \(expected)")
-    }
-
-    let calls = Calls()
-    let counter = Counter()
-    let store = Store<AppState>()
-    for field in observed { store.observe(field: field) { calls.count += 1 } }
-    Benchmark("Store/app state keypath write/Compose", configuration: scenario(ops: writes, unit: "writes")) { _ in
-        let before = calls.count
-        for field in fields { store.keyedWrite(field: field, n: counter.next()) }
-        check(calls, since: before)
-    }
-    Benchmark("Store/app state whole-state write/Compose", configuration: scenario(ops: writes, unit: "writes")) { _ in
-        let before = calls.count
-        for field in fields { store.wholeStateWrite(field: field, n: counter.next()) }
-        check(calls, since: before)
-    }
-
-    let modelCalls = Calls()
-    let modelCounter = Counter()
-    let model = AppModel()
-    let trackers = observed.map { field in ObservationTracker(calls: modelCalls) { model.read(field: field) } }
-    Benchmark("Store/app state property write/Observation", configuration: scenario(ops: writes, unit: "writes")) { _ in
-        let before = modelCalls.count
-        for field in fields { model.write(field: field, n: modelCounter.next()) }
-        check(modelCalls, since: before)
-        blackHole(trackers)
     }
 }
