@@ -130,6 +130,10 @@ compare("Observation peer: expanded by hand vs @Observable (10 fields)",
 
 compare("ArrayField: cost of 100,000 elements vs 10,000", "Validation/ArrayField 100000 elements/Compose",
         "Validation/ArrayField 10000 elements/Compose", "cost", "<= 12x cost", lambda r: r <= 12)
+# A floor, not a peer: the rules' checks written as a loop, at both sizes.
+compare("ArrayField's checks in a loop: cost of 100,000 vs 10,000 (floor)",
+        "Validation/ArrayField 100000 elements/floor: the rules' checks in a loop",
+        "Validation/ArrayField 10000 elements/floor: the rules' checks in a loop", "cost", "", None)
 
 compare("pattern class: cost per character, 20,000 members vs 20", "Validation/class of 20000 members, 10,000 characters/Compose",
         "Validation/class of 20 members, 10,000 characters/Compose", "cost", "<= 3x cost (O(log r))", lambda r: r <= 3)
@@ -160,6 +164,10 @@ compare("push+pop: cost at depth 1,000 vs depth 1", "Components/push+pop at dept
         "Components/push+pop at depth 1/Compose", "cost", "<= 2x cost", lambda r: r <= 2)
 compare("mounting: cost per component, 10,000 vs 1,000", "Components/mount a tree of 10000/Compose",
         "Components/mount a tree of 1000/Compose", "cost", "<= 1.2x (12x in total)", lambda r: r <= 1.2)
+# A floor, not a peer: a node per component in a table by identity, at both sizes.
+compare("a node per component in a table: cost per component, 10,000 vs 1,000 (floor)",
+        "Components/mount a tree of 10000/floor: a node per component, in a table by identity",
+        "Components/mount a tree of 1000/floor: a node per component, in a table by identity", "cost", "", None)
 compare("parsing: cost of 1,000 segments vs 20", "Routing/parse 1000 segments/Compose",
         "Routing/parse 20 segments/Compose", "cost", "<= 60x cost", lambda r: r <= 60)
 
