@@ -5,7 +5,7 @@ Each benchmark is named "<Module>/<scenario>/<variant>" and tagged with "ops" (l
 per iteration) and "unit". For each scenario the table shows our figure (operations per second at
 the median iteration), each peer's, and the ratio, next to the target an issue set. Allocation
 rows divide the malloc counter by the operations of one iteration. Memory rows come from the
-second file, Benchmarks/ComposeMemory's JSON object of scenario name to bytes.
+second file, ComposeMemory's JSON object of scenario name to bytes.
 """
 import json
 import re
