@@ -2,11 +2,11 @@
 //
 // Compose's benchmarks: a package of their own, depending on Compose by path, so the library's
 // manifest names only what the library and its tests use. `Scripts/bench` (at the repository's
-// root) builds and runs them; `Scripts/bench --check` checks the deterministic metrics against
-// `Thresholds/`.
+// root) builds and runs them; `Scripts/bench --check` checks their allocations per operation
+// against `Thresholds/`.
 //
 // - `ComposeBenchmarks`: every scenario, with its peers measured in the same run
-//   (ordo-one/benchmark, which counts allocations and retains as well as time).
+//   (ordo-one/benchmark, which counts allocations as well as time).
 // - `ComposeMemory`: the heap bytes one object costs, in a process without the harness's `malloc`
 //   interposer (which adds a header to every allocation).
 //
