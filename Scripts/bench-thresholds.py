@@ -3,6 +3,7 @@
 
     bench-thresholds.py check  <results.jmh.json> <thresholds directory>
     bench-thresholds.py update <results.jmh.json> <thresholds directory>
+    bench-thresholds.py --self-test    # the check on made-up results (CI runs it)
 
 `Scripts/bench --check` and `--update-thresholds` run it after a run of every "/Compose" variant
 with only the allocation counter. The thresholds are one JSON file per module
@@ -99,7 +100,48 @@ def check(figures, directory, filtered):
     print(f"{len(figures)} scenarios within their allocation thresholds.")
 
 
+def self_test():
+    """Checks the check on made-up results: within, over, under and without a threshold."""
+    import subprocess
+    import tempfile
+
+    def run(mallocs, thresholds, filtered=False):
+        with tempfile.TemporaryDirectory() as directory:
+            results = os.path.join(directory, "results.jmh.json")
+            runs = [{
+                "benchmark": f"package.benchmark.ComposeBenchmarks.{name.replace(' ', '_')}_(ops:_1000,_unit:_writes)",
+                "primaryMetric": {"scorePercentiles": {"50.0": 1000}},
+                "secondaryMetrics": {"Malloc (total)": {"scorePercentiles": {"50.0": count}}},
+            } for name, count in mallocs.items()]
+            with open(results, "w") as handle:
+                json.dump(runs, handle)
+            os.makedirs(os.path.join(directory, "Thresholds"))
+            with open(os.path.join(directory, "Thresholds", "Store.json"), "w") as handle:
+                json.dump(thresholds, handle)
+            arguments = [sys.executable, __file__, "check", results, os.path.join(directory, "Thresholds")]
+            done = subprocess.run(arguments + (["--filtered"] if filtered else []), capture_output=True, text=True)
+            return done.returncode, done.stdout
+
+    name = "Store/a write/Compose"
+    cases = [
+        ("within its threshold", {name: 1000}, {name: 1.0}, False, 0, "within"),
+        ("over it by more than the slack", {name: 1100}, {name: 1.0}, False, 1, f"FAILED {name}"),
+        ("under it", {name: 500}, {name: 1.0}, False, 0, "lower than its threshold"),
+        ("without a threshold", {name: 1000}, {}, False, 1, "no threshold recorded"),
+        ("a threshold not measured", {name: 1000}, {name: 1.0, "Store/gone/Compose": 1.0}, False, 1, "not measured"),
+        ("a threshold not measured, filtered", {name: 1000}, {name: 1.0, "Store/gone/Compose": 1.0}, True, 0, "within"),
+    ]
+    for label, mallocs, thresholds, filtered, status, text in cases:
+        code, output = run(mallocs, thresholds, filtered)
+        if code != status or text not in output:
+            sys.exit(f"bench-thresholds self-test: {label}: exit {code}, output:\n{output}")
+    print(f"bench-thresholds self-test: {len(cases)} cases pass.")
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        self_test()
+        return
     if len(sys.argv) not in (4, 5) or sys.argv[1] not in ("check", "update"):
         sys.exit(__doc__)
     mode, path, directory = sys.argv[1:4]
