@@ -21,9 +21,12 @@ public final class ValueEmitter<Value: Sendable>: Emitter {
 
     /// Creates a value emitter.
     ///
-    /// - Parameter label: How the emitter is named in the ``EventLog``.
-    public init(label: String? = nil) {
-        core = EmitterCore(label: label, remembersValues: true)
+    /// - Parameters:
+    ///   - label: How the emitter is named in the ``EventLog``.
+    ///   - redacted: Whether its values are private (a password, a token): the event log shows
+    ///     them as ``EventLog/RedactedValue``, and a session recording does not write them.
+    public init(label: String? = nil, redacted: Bool = false) {
+        core = EmitterCore(label: label, remembersValues: true, isRedacted: redacted)
     }
 
     /// Sends `value` to every subscriber.
@@ -56,5 +59,10 @@ public final class ValueEmitter<Value: Sendable>: Emitter {
     /// The label given at creation, if any.
     public var label: String? {
         core.label
+    }
+
+    /// Whether its values are private: logged as ``EventLog/RedactedValue``.
+    public var isRedacted: Bool {
+        core.isRedacted
     }
 }

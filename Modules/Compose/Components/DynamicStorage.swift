@@ -46,6 +46,7 @@ final class DynamicStorage<Wrapped: Component>: SlotStorage, ComponentSlot, @unc
     }
 
     func destroy(fileID: String, line: UInt) -> Bool {
+        EventLog.record(.dismissal, source: "\(Wrapped.self)", payload: "destroy", subject: ObjectIdentifier(self))
         let host = attachment?.host
         // Checked and removed in one step: a route pushed meanwhile either holds the component
         // first (and this is refused), or finds it gone (and the push is refused).

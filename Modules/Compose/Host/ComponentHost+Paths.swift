@@ -1,3 +1,4 @@
+import ComposeEmitters
 import ComposeMachinery
 import ComposeRouting
 
@@ -24,6 +25,12 @@ extension ComponentHost {
     ///   before any router moves. (Another thread navigating the same routers at the same moment
     ///   can still make a router refuse after the checks; the error says so.)
     public func navigate(to path: RoutingPath, with navigator: Navigator) throws(DeepLinkError) {
+        EventLog.record(.deepLink, source: core.label, payload: path.description, subject: ObjectIdentifier(core))
+        // What the navigation does (routes set, components created) follows from the link.
+        try EventLog.asConsequence { () throws(DeepLinkError) in try navigateNow(to: path, with: navigator) }
+    }
+
+    private func navigateNow(to path: RoutingPath, with navigator: Navigator) throws(DeepLinkError) {
         let resolved = try navigator.resolve(path)
         let steps = try prepare(plan(resolved))
         // Everything was checked: create what the path needs, then set every router.

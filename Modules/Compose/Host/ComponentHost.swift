@@ -153,6 +153,7 @@ public final class ComponentHost<Root: Component>: @unchecked Sendable {
     /// Makes `node` visible or not, for a view adapter (``Visibility/manual``): sends its
     /// `didAppear` or `didDisappear` if that changes its visibility.
     public func setVisible(_ node: ComponentNode, _ visible: Bool) {
+        EventLog.record(.visibility, source: node.name, payload: visible, subject: ObjectIdentifier(node))
         core.setVisible(node, visible)
     }
 }

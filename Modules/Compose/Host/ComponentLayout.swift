@@ -48,6 +48,9 @@ struct ComponentLayout: @unchecked Sendable {  // Immutable; metatypes.
     /// The offsets and types of stored properties that are emitters, stores or routers, for the
     /// ownership check.
     let owned: [(offset: Int, type: any SubscriptionSource.Type)]
+    /// The same stored properties by name (a property wrapper's storage, `_state`, by its
+    /// wrapped name, `state`), in declaration order: what a session recording names.
+    let namedSources: [(name: String, offset: Int, type: Any.Type)]
     /// Whether the runtime could describe the type as a struct.
     let isStruct: Bool
     /// The type's name.
@@ -72,6 +75,7 @@ struct ComponentLayout: @unchecked Sendable {  // Immutable; metatypes.
     private init(describing type: Any.Type, isRouter: Bool) {
         var fields: [Field] = []
         var owned: [(offset: Int, type: any SubscriptionSource.Type)] = []
+        var namedSources: [(name: String, offset: Int, type: Any.Type)] = []
         let layout = FieldLayout.of(type)
         for field in layout.fields {
             let fieldType = field.type
@@ -86,6 +90,8 @@ struct ComponentLayout: @unchecked Sendable {  // Immutable; metatypes.
                     Field(name: field.name, offset: field.offset, size: field.size, type: fieldType, kind: .enclosingRouter))
             } else if let source = fieldType as? any SubscriptionSource.Type {
                 owned.append((field.offset, source))
+                let name = field.name.hasPrefix("_") ? String(field.name.dropFirst()) : field.name
+                namedSources.append((name, field.offset, fieldType))
             }
         }
         // The class references at any depth of nested structs (up to `FieldLayout.maximumDepth`).
@@ -97,6 +103,7 @@ struct ComponentLayout: @unchecked Sendable {  // Immutable; metatypes.
         self.isStruct = layout.isStruct
         self.fields = fields
         self.owned = owned
+        self.namedSources = namedSources
         self.referenceWords = referenceWords
         self.typeName = String(describing: type)
         self.isRouter = isRouter

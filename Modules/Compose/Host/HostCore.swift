@@ -45,6 +45,9 @@ final class HostCore: RouteResolving, @unchecked Sendable {  // Mutable state un
     /// What the tree's handlers run inside: the services of the override scope the host was made
     /// in (a test's, a preview's); `nil` outside any.
     let handlerContext: HandlerContext?
+    /// The clock of the scope the host was made in (`services.clock` there): what a session
+    /// recording reads time from.
+    let clock: ComposeClock
 
     /// - Parameter onMainActor: Whether every change is applied on the main actor (a host made by
     ///   main-actor code), or on the thread that makes it.
@@ -52,6 +55,7 @@ final class HostCore: RouteResolving, @unchecked Sendable {  // Mutable state un
         self.label = label
         self.automaticVisibility = automaticVisibility
         self.handlerContext = ServiceStorage.scoped?.handlerContext
+        self.clock = Services.current.clock
         self.events = Relay(running: onMainActor ? .mainActor : .inline)
         events.start { [weak self] event in self?.process(event) }
     }

@@ -27,7 +27,8 @@ package final class Alarm<C: Clock>: Sendable where C.Duration == Duration {
                 } catch {
                     return
                 }
-                fire()
+                // What time brings about is a consequence, not an input (see `EventLog`).
+                EventLog.asConsequence(fire)
             }
         }
         let superseded: Task<Void, Never>? = state.withLock { state in

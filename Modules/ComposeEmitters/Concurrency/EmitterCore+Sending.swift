@@ -11,9 +11,24 @@ extension EmitterCore {
     /// - Complexity: O(*n*) handler calls; no allocation unless the value has to be queued.
     @inlinable
     package func send(_ value: Value) {
-        if logSwitch.isOn, isLogged {
-            EventLog.record(.send, source: logSource, payload: value)
-        }
+        if logSwitch.isOn, isLogged { return sendLogged(value) }
+        sendUnlogged(value)
+    }
+
+    /// ``send(_:)`` while the event log is on: the send is recorded, then delivered as a
+    /// consequence of itself (see `EventLog.asConsequence`), so what its handlers do is not an
+    /// input of its own.
+    @usableFromInline @inline(never)
+    func sendLogged(_ value: Value) {
+        EventLog.record(
+            .send, source: logSource, payload: isRedacted ? EventLog.RedactedValue() : value as any Sendable,
+            subject: ObjectIdentifier(self))
+        EventLog.asConsequence { sendUnlogged(value) }
+    }
+
+    /// ``send(_:)`` after the log: the delivery.
+    @inlinable @inline(__always)
+    func sendUnlogged(_ value: Value) {
         if sendsWithoutLock {
             // Loaded before the role is taken (see "Sending without the lock").
             let epoch = cancellations.load(ordering: .relaxed)

@@ -174,6 +174,9 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let remembersValues: Bool
     /// Whether sends are recorded in the event log while it is enabled.
     @usableFromInline let isLogged: Bool
+    /// Whether the event log and session recordings show this core's values as
+    /// `EventLog.RedactedValue` (a password field's emitter).
+    @usableFromInline let isRedacted: Bool
     /// What this core's tokens reach it through; made with the first registration.
     @usableFromInline let lazyHandle = LazyReference<RegistryHandle>()
     /// The event log's switch, held directly so a send checks it with one relaxed atomic load
@@ -194,10 +197,11 @@ package final class EmitterCore<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let hasDelivered = Atomic<Bool>(false)
 
     @usableFromInline
-    package init(label: String?, remembersValues: Bool, isLogged: Bool = true) {
+    package init(label: String?, remembersValues: Bool, isLogged: Bool = true, isRedacted: Bool = false) {
         self.label = label
         self.remembersValues = remembersValues
         self.isLogged = isLogged
+        self.isRedacted = isRedacted
         sendsWithoutLock = !remembersValues || Self.valueFitsAWord
     }
 

@@ -25,9 +25,38 @@ extension EventLog {
         public let time: ContinuousClock.Instant
         /// The position of this event among all recorded events, starting at 1.
         public let sequence: UInt64
+        /// What the event happened to, for Compose's own observers: an emitter's core, a router.
+        package let subject: ObjectIdentifier?
+        /// Whether the event is a consequence of another: recorded while a logged send was being
+        /// delivered (by a handler, or a task a handler started), or by a timer; `false` for what
+        /// came from outside, such as a tap a view layer sends.
+        public let isConsequence: Bool
+
+        package init(
+            kind: Kind, source: String, payload: any Sendable, time: ContinuousClock.Instant, sequence: UInt64,
+            subject: ObjectIdentifier? = nil, isConsequence: Bool = false
+        ) {
+            self.kind = kind
+            self.source = source
+            self.payload = payload
+            self.time = time
+            self.sequence = sequence
+            self.subject = subject
+            self.isConsequence = isConsequence
+        }
 
         public var description: String {
             "#\(sequence) \(kind) \(source): \(payload)"
         }
+    }
+}
+
+extension EventLog {
+    /// The payload of a send on a redacted emitter (`ValueEmitter(redacted: true)`): the value
+    /// itself never reaches the log.
+    public struct RedactedValue: Sendable, Equatable, CustomStringConvertible {
+        public init() {}
+
+        public var description: String { "<redacted>" }
     }
 }

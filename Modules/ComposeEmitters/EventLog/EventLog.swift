@@ -93,15 +93,53 @@ public enum EventLog {
         source: @autoclosure () -> String,
         payload: @autoclosure () -> any Sendable
     ) {
+        record(kind, source: source(), payload: payload(), subject: nil)
+    }
+
+    /// Records an event about `subject` (an emitter's core, a router, a slot), if logging is
+    /// enabled: what Compose's own observers (a session recorder) match against a tree.
+    package static func record(
+        _ kind: Event.Kind,
+        source: @autoclosure () -> String,
+        payload: @autoclosure () -> any Sendable,
+        subject: ObjectIdentifier?
+    ) {
         guard isEnabled else { return }
         // The autoclosures may be user code (a description): evaluated before the lock.
         let source = source()
         let payload = payload()
+        let isConsequence = isDelivering
         let channel = self.channel
         channel.sequence.withLock { sequence in
             sequence += 1
-            channel.observers.enqueue(Event(kind: kind, source: source, payload: payload, time: .now, sequence: sequence))
+            channel.observers.enqueue(
+                Event(
+                    kind: kind, source: source, payload: payload, time: .now, sequence: sequence, subject: subject,
+                    isConsequence: isConsequence))
         }
         channel.observers.deliverBacklog()
+    }
+
+    // MARK: Consequences
+
+    /// Whether the code running now is a consequence of a logged event: it runs while a logged
+    /// send is being delivered (in a handler, or in a task a handler started), or on a timer.
+    @TaskLocal
+    private static var isDelivering = false
+
+    /// Runs `body` as a consequence of an event: what it records is marked
+    /// ``Event/isConsequence``. While logging is off, runs `body` and nothing more.
+    ///
+    /// - Complexity: O(1) while logging is off; a task-local value pushed while it is on.
+    @inlinable
+    package static func asConsequence<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+        guard isEnabled else { return try body() }
+        return try withConsequence(body)
+    }
+
+    @usableFromInline
+    static func withConsequence<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+        let outcome = $isDelivering.withValue(true) { Result { () throws(Failure) -> Value in try body() } }
+        return try outcome.get()
     }
 }

@@ -44,7 +44,8 @@ extension Emitters {
                         } catch {
                             return
                         }
-                        relay.send(next)
+                        // A tick is a consequence of time, not an input (see `EventLog`).
+                        EventLog.asConsequence { relay.send(next) }
                         next = Self.tick(after: next, interval: interval, now: clock.now)
                     }
                 }

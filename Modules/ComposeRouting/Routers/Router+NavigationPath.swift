@@ -1,3 +1,4 @@
+import ComposeEmitters
 import ComposeMachinery
 
 extension Router {
@@ -45,6 +46,9 @@ extension Router {
     ///
     /// - Returns: The refusal, or `nil` when the path was set (or already was the path).
     func shortenNavigationPath(to path: [Route], animated: Bool) -> RoutingError? {
+        EventLog.record(
+            .navigation, source: label, payload: NavigationRequest(kind: "navigationPath", routes: path),
+            subject: ObjectIdentifier(self))
         let root = hasDefaultContent ? 0 : 1
         let resolver = self.resolver
         let outcome: Result<[Route], RoutingError> = state.withLock { state in

@@ -29,6 +29,8 @@ extension Router {
     ///   router would be left without a root, or if the host refuses a route.
     @discardableResult
     package func set(_ routes: [Route], animated: Bool, fileID: String = #fileID, line: UInt = #line) -> Bool {
+        EventLog.record(
+            .navigation, source: label, payload: NavigationRequest(kind: "set", routes: routes), subject: ObjectIdentifier(self))
         if let problem = problem(setting: routes) { return refuse(problem, fileID: fileID, line: line) }
         let resolver = self.resolver
         let wanted = Set(routes)

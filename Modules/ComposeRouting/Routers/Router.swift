@@ -232,6 +232,9 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
         fileID: String = #fileID,
         line: UInt = #line
     ) -> Bool {
+        EventLog.record(
+            .navigation, source: label, payload: NavigationRequest(kind: kind.rawValue, target: made.flatMap { try? $0.get() }),
+            subject: ObjectIdentifier(self))
         var route: Route?
         // Held from the check until the route leaves the stack (see `RouteResolving.reserve`).
         let resolver = self.resolver
@@ -313,7 +316,7 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
     private func announce(_ change: RouteChange) {
         state.withLock { $0.lastChange = change }
         registrar.withMutation(of: self, keyPath: \.routes) {}
-        EventLog.record(.route, source: label, payload: change)
+        EventLog.record(.route, source: label, payload: change, subject: ObjectIdentifier(self))
         resolver?.router(self, didChange: change)
         switch change.kind {
         case .push: didPush.send(change)
@@ -391,6 +394,28 @@ public final class Router: @unchecked Sendable, Observable, CustomStringConverti
 extension EventLog.Event.Kind {
     /// A router's stack changed.
     public static let route = Self(rawValue: "route")
+    /// A router was asked to navigate (recorded before it does, or refuses).
+    public static let navigation = Self(rawValue: "navigation")
+}
+
+/// What a router was asked to do: the payload of a `navigation` event.
+package struct NavigationRequest: Sendable, CustomStringConvertible {
+    /// `push`, `pop`, `popToRoot`, `replace`, `set` (`RouteChange.Kind`), or `navigationPath`.
+    package let kind: String
+    /// The route pushed or replaced with, if any.
+    package let target: Route?
+    /// For `set` and `navigationPath`, the routes asked for.
+    package let routes: [Route]
+
+    package init(kind: String, target: Route? = nil, routes: [Route] = []) {
+        self.kind = kind
+        self.target = target
+        self.routes = routes
+    }
+
+    package var description: String {
+        target.map { "\(kind) \($0)" } ?? (routes.isEmpty && kind != "navigationPath" ? kind : "\(kind) \(routes)")
+    }
 }
 
 extension Router: SubscriptionSource {

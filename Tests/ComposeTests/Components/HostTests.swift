@@ -154,6 +154,7 @@ import Testing
         host.root.router.push(\Logged.second)
         let expected = [
             "lifecycle Logged didAppear", "lifecycle Logged/first didAppear",
+            "navigation LoggedRouter push \\Logged.second",  // asked, then done
             "route LoggedRouter push +[\\Logged.second] (depth 2)",
             "lifecycle Logged/first didDisappear", "lifecycle Logged/second didAppear",
         ]

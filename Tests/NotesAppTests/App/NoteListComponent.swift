@@ -3,7 +3,8 @@ import ComposePersistence
 import ComposeRefs
 import Foundation
 
-/// The list of notes: add, open, search (debounced). Persisted with autosave.
+/// The list of notes: add (a title typed, or suggested), open, search (debounced). Persisted
+/// with autosave.
 struct NoteListComponent: RouterComponent {
     struct State: AnyState, Codable {
         @RefCollection var notes: [Note] = []
@@ -24,18 +25,21 @@ struct NoteListComponent: RouterComponent {
     let router = Router(label: "notes")
 
     let add = ValueEmitter<String>(label: "notes.add")
+    let addSuggested = SignalEmitter(label: "notes.addSuggested")
     let open = ValueEmitter<Int>(label: "notes.open")
     let search = ValueEmitter<String>(label: "notes.search")
     let restore = SignalEmitter(label: "notes.restore")
 
     var observers: Void {
         add += { title in
+            let title = services.titles.clean(title)
             $state.mutate { state in
                 state.notes.append(Note(id: state.nextID, title: title))
                 state.nextID += 1
                 state.results = Self.search(state.notes, for: state.query)
             }
         }
+        addSuggested += { add.send(services.titles.suggestion()) }
         open += { id in
             guard let index = state.notes.firstIndex(where: { $0.id == id }) else { return }
             detail.create(NoteDetailComponent(note: state.$notes[index]))

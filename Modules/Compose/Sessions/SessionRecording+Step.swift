@@ -1,0 +1,183 @@
+extension SessionRecording {
+    /// One step of a session: an input, the service results that came back while it was the
+    /// latest input, and the tree's state once it had taken effect.
+    ///
+    /// Step 0 has no input: its checkpoint is the tree as the recording found it.
+    public struct Step: Sendable, Equatable, Codable {
+        /// The step's number, from 0.
+        public var number: Int
+        /// When the input came, on the host's clock, since the recording started.
+        public var time: Duration
+        /// What came in; `nil` for step 0.
+        public var input: Input?
+        /// The results services returned while this was the latest input, in order.
+        public var results: [ServiceResult]
+        /// What changed in the tree's stores and routers from the previous step's checkpoint to
+        /// just before the next input (or the end), the step's effects and the time that passed
+        /// included.
+        public var checkpoint: Checkpoint
+
+        public init(number: Int, time: Duration, input: Input?, results: [ServiceResult] = [], checkpoint: Checkpoint) {
+            self.number = number
+            self.time = time
+            self.input = input
+            self.results = results
+            self.checkpoint = checkpoint
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case number = "step", time, input, results, checkpoint
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            number = try container.decode(Int.self, forKey: .number)
+            time = Duration(recordedSeconds: try container.decode(Double.self, forKey: .time))
+            input = try container.decodeIfPresent(Input.self, forKey: .input)
+            results = try container.decodeIfPresent([ServiceResult].self, forKey: .results) ?? []
+            checkpoint = try container.decode(Checkpoint.self, forKey: .checkpoint)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(number, forKey: .number)
+            try container.encode(time.recordedSeconds, forKey: .time)
+            try container.encodeIfPresent(input, forKey: .input)
+            if !results.isEmpty { try container.encode(results, forKey: .results) }
+            try container.encode(checkpoint, forKey: .checkpoint)
+        }
+    }
+
+    /// What a service returned, recorded under the name it chose
+    /// (``SessionRecorder/result(named:_:)``).
+    public struct ServiceResult: Sendable, Equatable, Codable {
+        /// The name the service gave it: `"books.search"`.
+        public var name: String
+        /// The value, encoded; `nil` when the call threw.
+        public var value: SessionValue?
+        /// The description of the error the call threw.
+        public var error: String?
+
+        public init(name: String, value: SessionValue?, error: String? = nil) {
+            self.name = name
+            self.value = value
+            self.error = error
+        }
+    }
+
+    /// The state of a tree's stores and routers, or what changed in it since the previous
+    /// checkpoint.
+    ///
+    /// Stores are named by component path and property (`NotesApp/list.state`), routers likewise
+    /// (`NotesApp.router`). A router's stack is written as the paths of the components its routes
+    /// show, root first.
+    public struct Checkpoint: Sendable, Equatable, Codable {
+        /// The stores' states, by name.
+        public var stores: [String: StoreState]
+        /// The routers' stacks, by name.
+        public var routers: [String: [String]]
+        /// Stores and routers that left the tree (a dynamic component destroyed).
+        public var removed: [String]
+
+        public init(stores: [String: StoreState] = [:], routers: [String: [String]] = [:], removed: [String] = []) {
+            self.stores = stores
+            self.routers = routers
+            self.removed = removed
+        }
+
+        /// Whether nothing changed.
+        public var isEmpty: Bool {
+            stores.isEmpty && routers.isEmpty && removed.isEmpty
+        }
+
+        /// This state with `change` applied.
+        public func applying(_ change: Checkpoint) -> Checkpoint {
+            var result = self
+            for name in change.removed {
+                result.stores[name] = nil
+                result.routers[name] = nil
+            }
+            result.stores.merge(change.stores) { $1 }
+            result.routers.merge(change.routers) { $1 }
+            return result
+        }
+
+        /// What changed from `previous` to this state.
+        public func changes(since previous: Checkpoint) -> Checkpoint {
+            Checkpoint(
+                stores: stores.filter { previous.stores[$0.key] != $0.value },
+                routers: routers.filter { previous.routers[$0.key] != $0.value },
+                removed: (Set(previous.stores.keys).subtracting(stores.keys))
+                    .union(Set(previous.routers.keys).subtracting(routers.keys)).sorted()
+            )
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case stores, routers, removed
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            stores = try container.decodeIfPresent([String: StoreState].self, forKey: .stores) ?? [:]
+            routers = try container.decodeIfPresent([String: [String]].self, forKey: .routers) ?? [:]
+            removed = try container.decodeIfPresent([String].self, forKey: .removed) ?? []
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            if !stores.isEmpty { try container.encode(stores, forKey: .stores) }
+            if !routers.isEmpty { try container.encode(routers, forKey: .routers) }
+            if !removed.isEmpty { try container.encode(removed, forKey: .removed) }
+        }
+    }
+
+    /// A store's state in a checkpoint: encoded with `Codable`, or, for a state that is not
+    /// `Encodable` (or failed to encode), its description. In the file,
+    /// `{"value":...}` or `{"description":"..."}`.
+    public enum StoreState: Sendable, Equatable, Codable, CustomStringConvertible {
+        case value(SessionValue)
+        case description(String)
+
+        private enum CodingKeys: String, CodingKey {
+            case value, description
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let description = try container.decodeIfPresent(String.self, forKey: .description) {
+                self = .description(description)
+            } else {
+                self = .value(try container.decode(SessionValue.self, forKey: .value))
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .value(let value): try container.encode(value, forKey: .value)
+            case .description(let description): try container.encode(description, forKey: .description)
+            }
+        }
+
+        /// Indented JSON, or the description: what a diff compares line by line.
+        public var description: String {
+            switch self {
+            case .value(let value): value.prettyDescription
+            case .description(let description): description
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, to the nanosecond, as a recording writes times.
+    var recordedSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds / 1_000_000_000) / 1e9
+    }
+
+    /// A time a recording wrote, to the nanosecond it was written with.
+    init(recordedSeconds seconds: Double) {
+        self = .nanoseconds(Int64((seconds * 1e9).rounded()))
+    }
+}

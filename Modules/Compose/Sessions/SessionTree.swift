@@ -1,0 +1,140 @@
+import ComposeEmitters
+import ComposeMachinery
+import ComposeRouting
+import ComposeStore
+import Foundation
+
+/// A mounted tree as a session sees it: components by path, and their stores, routers, emitters
+/// and dynamic components by property name. The recorder and ComposeTesting's replay both read a
+/// tree through it, so the two name everything alike.
+///
+/// ## Paths
+/// A component's path is its node's id (`NotesApp/list/detail`), except that an instance of an
+/// `InstanceComponent` is numbered in the order the session first saw it (`Board/cards[#2]`),
+/// since its `UUID` is new in every run. Instances are numbered by walking the whole tree,
+/// parents first, each time the session looks at it: a recording and its replay look at the same
+/// moments, so an app that behaves the same numbers its instances the same.
+package final class SessionTree: Sendable {
+    let core: HostCore
+    private let ordinals = LockedState<[UUID: Int]>([:])
+
+    package init<Root: Component>(_ host: ComponentHost<Root>) {
+        core = host.core
+    }
+
+    /// The tree's clock (`services.clock` where the host was made).
+    package var clock: ComposeClock {
+        core.clock
+    }
+
+    /// The root component's type name.
+    package var rootName: String {
+        core.tree.withLock { $0.root }?.typeName ?? "?"
+    }
+
+    /// Every node, parents first, with its path; numbers the instances not seen before.
+    package func paths() -> [(node: ComponentNode, path: String)] {
+        let nodes = core.tree.withLock { $0.root }.map(core.subtree(of:)) ?? []
+        var paths: [ObjectIdentifier: String] = [:]
+        var result: [(node: ComponentNode, path: String)] = []
+        result.reserveCapacity(nodes.count)
+        for node in nodes {
+            var segment = node.name
+            if let entry = node.slotEntry?.entry, case .instance(let id) = entry.id {
+                segment += "[#\(ordinal(of: id))]"
+            }
+            let path = node.parentNode.flatMap { paths[ObjectIdentifier($0)] }.map { $0 + "/" + segment } ?? segment
+            paths[ObjectIdentifier(node)] = path
+            result.append((node, path))
+        }
+        return result
+    }
+
+    private func ordinal(of id: UUID) -> Int {
+        ordinals.withLock { ordinals in
+            if let known = ordinals[id] { return known }
+            ordinals[id] = ordinals.count + 1
+            return ordinals.count
+        }
+    }
+
+    /// The stored properties of `node` that are emitters, stores or routers, by name.
+    package func sources(of node: ComponentNode) -> [(name: String, value: Any)] {
+        node.layout.namedSources.map { ($0.name, ComponentStorage.field($0.type, at: $0.offset, of: node.component)) }
+    }
+
+    /// The node at `path`, if the tree has one.
+    package func node(at path: String) -> ComponentNode? {
+        paths().first { $0.path == path }?.node
+    }
+
+    /// The property `name` of the component at `path`: an emitter, a store, a router, or a
+    /// dynamic component's presentation.
+    package func property(_ name: String, at path: String) -> Any? {
+        guard let node = node(at: path) else { return nil }
+        if let source = sources(of: node).first(where: { $0.name == name }) { return source.value }
+        return node.layout.fields.first { $0.name == name && $0.kind == .dynamic }.map { $0.slot(of: node.component) }
+    }
+
+    // MARK: Checkpoints
+
+    /// The whole state of the tree's stores and routers now.
+    package func checkpoint() -> SessionRecording.Checkpoint {
+        var checkpoint = SessionRecording.Checkpoint()
+        for (node, path) in paths() {
+            for (name, value) in sources(of: node) {
+                if let store = value as? any SessionStore {
+                    checkpoint.stores["\(path).\(name)"] = store.sessionState
+                } else if let router = value as? Router {
+                    checkpoint.routers["\(path).\(name)"] = stack(of: router.routes, on: router)
+                }
+            }
+        }
+        return checkpoint
+    }
+
+    /// `routes`, as the paths of the components they show on `router`.
+    package func stack(of routes: [Route], on router: Router) -> [String] {
+        let paths = Dictionary(paths().map { (ObjectIdentifier($0.node), $0.path) }, uniquingKeysWith: { first, _ in first })
+        return routes.map { route in
+            core.resolveNode(route, on: router).flatMap { paths[ObjectIdentifier($0)] } ?? route.description
+        }
+    }
+
+    // MARK: Finding what an event happened to
+
+    /// The component path and property name of the emitter whose core is `subject`.
+    func emitter(_ subject: ObjectIdentifier) -> (path: String, name: String, emitter: any SessionEmitter)? {
+        for (node, path) in paths() {
+            for (name, value) in sources(of: node) {
+                if let emitter = value as? any SessionEmitter, emitter.logSubject == subject { return (path, name, emitter) }
+            }
+        }
+        return nil
+    }
+
+    /// The component path and property name of `router`.
+    func router(_ subject: ObjectIdentifier) -> (path: String, name: String, router: Router)? {
+        for (node, path) in paths() {
+            for (name, value) in sources(of: node) {
+                if let router = value as? Router, ObjectIdentifier(router) == subject { return (path, name, router) }
+            }
+        }
+        return nil
+    }
+
+    /// The component path and property name of the dynamic component whose storage is `subject`.
+    func dynamic(_ subject: ObjectIdentifier) -> (path: String, name: String)? {
+        for (node, path) in paths() {
+            for field in node.layout.fields where field.kind == .dynamic {
+                if ObjectIdentifier(field.slot(of: node.component)) == subject { return (path, field.name) }
+            }
+        }
+        return nil
+    }
+
+    /// The path of the node `subject`.
+    func node(_ subject: ObjectIdentifier) -> String? {
+        paths().first { ObjectIdentifier($0.node) == subject }?.path
+    }
+}
