@@ -22,6 +22,8 @@ let externalPackages: [Package.Dependency] = [
     // ComposeTesting: failures reported under XCTest and Swift Testing alike, and readable diffs.
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    // The compose-session tool: its command line.
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
 ]
 
 let deque: Target.Dependency = .product(name: "DequeModule", package: "swift-collections")
@@ -199,6 +201,15 @@ targets.append(
 )
 targets.append(.executableTarget(name: "ComposeSoak", dependencies: ["ComposeSoakApp"], path: "Tests/Soak/Main"))
 
+// `compose-session`: shows a session recording as text or as a page (a product of its own).
+targets.append(
+    .executableTarget(
+        name: "ComposeSessionTool",
+        dependencies: ["Compose", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+        path: "Tools/ComposeSession"
+    )
+)
+
 // Fuzz targets: libFuzzer entry points, built with -sanitize=fuzzer by Scripts/fuzz; built
 // normally, each replays the inputs given on its command line.
 targets.append(.target(name: "FuzzSupport", path: "Fuzz/Support"))
@@ -228,7 +239,8 @@ let package = Package(
     name: "Compose",
     // Synchronization's `Atomic` and Observation set the floor on Apple platforms.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
-    products: modules.filter(\.isProduct).map { .library(name: $0.name, targets: [$0.name]) },
+    products: modules.filter(\.isProduct).map { .library(name: $0.name, targets: [$0.name]) }
+        + [.executable(name: "compose-session", targets: ["ComposeSessionTool"])],
     dependencies: externalPackages,
     targets: targets
 )

@@ -96,3 +96,22 @@ struct NotesSessionTests {
         #expect(recorded != .string("never asked"))
     }
 }
+
+/// A recording kept in the repository, as a bug report is kept in a test target: it replays
+/// against the app as it is now. `compose-session` and CI's check of its page read it too.
+/// `COMPOSE_RECORD_SESSIONS=1 swift test --filter NotesRecordedFileTests` records it again
+/// (after a change of the schema or of the app's behaviour).
+@Suite(.composeSandbox(clock: .test))
+struct NotesRecordedFileTests {
+    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Sessions/notes-session.jsonl")
+
+    @Test func theKeptRecordingReplays() async throws {
+        if ProcessInfo.processInfo.environment["COMPOSE_RECORD_SESSIONS"] == "1" {
+            try await NotesSessionTests.recordSession().write(to: Self.file)
+        }
+        let replay = try SessionReplay(contentsOf: Self.file)
+        #expect(replay.recording.steps.count == 13)
+        await replay.run(NotesApp(), navigator: NotesApp.navigator(for:))
+    }
+}

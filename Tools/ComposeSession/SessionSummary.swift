@@ -1,0 +1,45 @@
+import Compose
+
+/// The steps of a recording as lines of text: number, time, input, what changed.
+struct SessionSummary {
+    let recording: SessionRecording
+
+    init(_ recording: SessionRecording) {
+        self.recording = recording
+    }
+
+    var text: String {
+        let steps = recording.steps
+        let duration = steps.last.map { Self.format($0.time) } ?? "0.000 s"
+        var text = "\(recording.root): schema version \(recording.version), \(steps.count) steps, \(duration)\n"
+        if let dropped = recording.dropped {
+            text += "The first \(dropped.steps) steps were dropped to stay under \(recording.maximumBytes) bytes.\n"
+        }
+        for step in steps {
+            let input = step.input?.description ?? "(start)"
+            var line = "\(Self.pad(String(step.number), 4))  \(Self.pad(Self.format(step.time), 10))  \(input)"
+            let changed = Self.changed(step.checkpoint)
+            if !changed.isEmpty { line += "\n      changed: " + changed.joined(separator: ", ") }
+            for result in step.results {
+                line += "\n      result \(result.name): " + (result.value.map(\.description) ?? "error \(result.error ?? "")")
+            }
+            text += line + "\n"
+        }
+        return text
+    }
+
+    /// The names of the stores and routers a checkpoint changes, and those that left.
+    static func changed(_ checkpoint: SessionRecording.Checkpoint) -> [String] {
+        (checkpoint.stores.keys.sorted() + checkpoint.routers.keys.sorted()) + checkpoint.removed.map { "\($0) (gone)" }
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    /// `1.250 s`.
+    static func format(_ time: Duration) -> String {
+        let milliseconds = Int((Double(time.components.seconds) * 1000 + Double(time.components.attoseconds) / 1e15).rounded())
+        return "\(milliseconds / 1000).\(String(milliseconds % 1000 + 1000).dropFirst()) s"
+    }
+}
