@@ -149,7 +149,9 @@ targets.append(
     .testTarget(
         name: "NotesAppTests",
         dependencies: ["Compose", "ComposeTesting"],
-        path: "Tests/NotesAppTests"
+        path: "Tests/NotesAppTests",
+        // Recorded sessions, read by path (NotesRecordedFileTests) and by Scripts/check-session-tool.
+        exclude: ["Sessions"]
     )
 )
 
