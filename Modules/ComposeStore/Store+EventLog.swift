@@ -3,6 +3,24 @@ import ComposeEmitters
 extension EventLog.Event.Kind {
     /// A store's state changed. The payload is a ``StateMutation``.
     public static let mutation = EventLog.Event.Kind(rawValue: "mutation")
+    /// A store is about to be written through a ``StoreBinding`` (what a text field edits); the
+    /// payload describes the key path and the new value. Recorded before the write.
+    public static let binding = EventLog.Event.Kind(rawValue: "binding")
+}
+
+/// A write through a binding, as the log records it before it happens: the key path, and the
+/// whole state it leads to.
+package struct BindingWrite: Sendable, CustomStringConvertible {
+    /// The key path written: `\State.email`.
+    package let keyPath: String
+    /// The whole state after the write (if no other write lands between).
+    package let state: any Sendable
+    /// The value written, described.
+    package let value: String
+
+    package var description: String {
+        "\(keyPath) = \(value)"
+    }
 }
 
 /// What one store mutation changed, as the ``/ComposeEmitters/EventLog`` records it.
@@ -45,5 +63,18 @@ extension StoreStorage {
             return StateMutation.Change(property: old.label ?? "_", old: before, new: after)
         }
         EventLog.record(.mutation, source: label, payload: StateMutation(keyPath: keyPath, changes: changes))
+    }
+}
+
+extension StoreStorage {
+    /// Records a write through a binding in the event log, before it happens.
+    @usableFromInline
+    func logBindingWrite<Value>(_ keyPath: WritableKeyPath<State, Value>, _ value: Value) {
+        var state = readForWriting(\State.self)
+        state[keyPath: keyPath] = value
+        EventLog.record(
+            .binding, source: label,
+            payload: BindingWrite(keyPath: "\(keyPath)", state: state, value: LoggedValue.describe(value)),
+            subject: ObjectIdentifier(self))
     }
 }

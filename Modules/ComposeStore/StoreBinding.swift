@@ -1,3 +1,5 @@
+import ComposeEmitters
+
 /// A two-way binding to a value in a store: `$state.binding.email`.
 ///
 /// ```swift
@@ -18,7 +20,11 @@ public struct StoreBinding<State: AnyState, Value>: @unchecked Sendable {
     /// The value in the store.
     public var wrappedValue: Value {
         get { storage.read(keyPath) }
-        nonmutating set { storage.write(keyPath, newValue) }
+        nonmutating set {
+            // A view's edit: what a session recording records as an input.
+            if EventLog.isEnabled { storage.logBindingWrite(keyPath, newValue) }
+            storage.write(keyPath, newValue)
+        }
     }
 
     /// Reads the value; for `SwiftUI.Binding(get:set:)`.

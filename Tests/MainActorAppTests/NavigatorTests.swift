@@ -24,7 +24,7 @@ struct PageScreen: Screen {
     var parameters: ScreenParameters { ["number": "\(number)"] }
 }
 
-struct NoteState: AnyState {
+struct NoteState: AnyState, Codable {
     var text = ""
 }
 

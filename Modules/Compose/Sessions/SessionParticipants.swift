@@ -7,6 +7,8 @@ import ComposeStore
 package protocol SessionStore {
     /// The state, encoded with `Codable` if it is `Encodable`, else described.
     var sessionState: SessionRecording.StoreState { get }
+    /// The subject of its events in the event log.
+    var logSubject: ObjectIdentifier { get }
 }
 
 /// A store whose state decodes: a replay can set it to a recorded state.
@@ -17,13 +19,26 @@ package protocol SessionRestorableStore {
 }
 
 extension Store: SessionStore {
+    package var logSubject: ObjectIdentifier {
+        ObjectIdentifier(storage)
+    }
+
     package var sessionState: SessionRecording.StoreState {
-        let state = self.state
-        guard let encodable = state as? any Encodable else { return .description(String(describing: state)) }
+        SessionRecording.StoreState(of: state)
+    }
+}
+
+extension SessionRecording.StoreState {
+    /// `state` as a checkpoint holds it: encoded if it is `Encodable`, else described.
+    package init(of state: Any) {
+        guard let encodable = state as? any Encodable else {
+            self = .description(String(describing: state))
+            return
+        }
         do {
-            return .value(try SessionValue(encoding: encodable))
+            self = .value(try SessionValue(encoding: encodable))
         } catch {
-            return .description("\(state) (not encoded: \(error))")
+            self = .description("\(state) (not encoded: \(error))")
         }
     }
 }

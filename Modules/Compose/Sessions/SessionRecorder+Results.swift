@@ -102,7 +102,9 @@ package final class SessionTaps: Sendable {
 
     /// Makes `source` supply this world's results until `body` returns.
     package func replaying<Result>(
-        from source: any SessionResultSource, _ body: () async throws -> Result
+        from source: any SessionResultSource,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Result
     ) async rethrows -> Result {
         taps.withLock { $0.source = source }
         defer { taps.withLock { $0.source = nil } }

@@ -1,6 +1,7 @@
 import ComposeEmitters
 import ComposeMachinery
 import ComposeRouting
+import ComposeStore
 import Foundation
 
 /// Records what a running component tree receives from outside, so that ComposeTesting's
@@ -19,6 +20,8 @@ import Foundation
 /// - a send on an emitter stored in a component of the tree, made outside any handler (a tap,
 ///   typing): sends made by handlers, by tasks handlers started, and by timers are their
 ///   consequences, and replay by themselves;
+/// - a write through a store's binding (`$state.binding.email`, what a text field edits), with the
+///   whole state it leads to;
 /// - a router asked to navigate from outside any handler (a back gesture setting a shorter
 ///   `navigationPath`, a `pop()` from a view);
 /// - a deep link or routing path opened on the host;
@@ -151,6 +154,9 @@ public final class SessionRecorder: Sendable {
                 send.valueDescription = String(describing: event.payload)
             }
             return .send(send)
+        case .binding:
+            guard let (path, name) = tree.store(subject), let write = event.payload as? BindingWrite else { return nil }
+            return .binding(.init(component: path, store: name, keyPath: write.keyPath, state: .init(of: write.state)))
         case .navigation:
             guard let (path, name, router) = tree.router(subject), let request = event.payload as? NavigationRequest else {
                 return nil

@@ -6,6 +6,8 @@ extension SessionRecording {
     public enum Input: Sendable, Equatable, Codable, CustomStringConvertible {
         /// A send on a component's emitter made outside any handler: a tap, typing.
         case send(Send)
+        /// A store written through its binding by a view layer (a text field, a toggle).
+        case binding(Binding)
         /// A router asked to navigate by a view layer: a back gesture, a `navigationPath` set.
         case navigation(Navigation)
         /// A deep link or routing path opened on the host (`open(_:with:)`, `navigate(to:with:)`).
@@ -47,6 +49,25 @@ extension SessionRecording {
             }
         }
 
+        /// A write through a store's binding (`$state.binding.email`).
+        public struct Binding: Sendable, Equatable, Codable {
+            /// The path of the component holding the store.
+            public var component: String
+            /// The store's property name: `state`.
+            public var store: String
+            /// The key path written: `\State.email`.
+            public var keyPath: String
+            /// The whole state after the write, as a checkpoint holds it.
+            public var state: SessionRecording.StoreState
+
+            public init(component: String, store: String, keyPath: String, state: SessionRecording.StoreState) {
+                self.component = component
+                self.store = store
+                self.keyPath = keyPath
+                self.state = state
+            }
+        }
+
         /// A router asked to navigate from outside any handler.
         public struct Navigation: Sendable, Equatable, Codable {
             /// The path of the component holding the router.
@@ -77,6 +98,8 @@ extension SessionRecording {
                     send.redacted == true
                     ? " <redacted>" : send.value.map { " \($0)" } ?? send.valueDescription.map { " \($0)" } ?? ""
                 return "send \(name)\(value) (\(send.component).\(send.emitter))"
+            case .binding(let binding):
+                return "set \(binding.keyPath) of \(binding.component).\(binding.store)"
             case .navigation(let navigation):
                 let routes = navigation.routes.isEmpty && navigation.action != "navigationPath" ? "" : " \(navigation.routes)"
                 return "\(navigation.action) \(navigation.component).\(navigation.router)\(routes)"
@@ -92,7 +115,7 @@ extension SessionRecording {
         }
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
-            case send, navigation, link, dismissal, visibility, end
+            case send, binding, navigation, link, dismissal, visibility, end
         }
 
         private struct Link: Codable { var path: String }
@@ -110,6 +133,7 @@ extension SessionRecording {
             }
             switch key {
             case .send: self = .send(try container.decode(Send.self, forKey: key))
+            case .binding: self = .binding(try container.decode(Binding.self, forKey: key))
             case .navigation: self = .navigation(try container.decode(Navigation.self, forKey: key))
             case .link: self = .link(path: try container.decode(Link.self, forKey: key).path)
             case .dismissal:
@@ -128,6 +152,7 @@ extension SessionRecording {
             var container = encoder.container(keyedBy: CodingKeys.self)
             switch self {
             case .send(let send): try container.encode(send, forKey: .send)
+            case .binding(let binding): try container.encode(binding, forKey: .binding)
             case .navigation(let navigation): try container.encode(navigation, forKey: .navigation)
             case .link(let path): try container.encode(Link(path: path), forKey: .link)
             case .dismissal(let component, let field):

@@ -113,6 +113,16 @@ package final class SessionTree: Sendable {
         return nil
     }
 
+    /// The component path and property name of the store whose storage is `subject`.
+    func store(_ subject: ObjectIdentifier) -> (path: String, name: String)? {
+        for (node, path) in paths() {
+            for (name, value) in sources(of: node) {
+                if let store = value as? any SessionStore, store.logSubject == subject { return (path, name) }
+            }
+        }
+        return nil
+    }
+
     /// The component path and property name of `router`.
     func router(_ subject: ObjectIdentifier) -> (path: String, name: String, router: Router)? {
         for (node, path) in paths() {

@@ -15,7 +15,7 @@ extension SessionReplay {
 
         private var tree: SessionTree { SessionTree(tester.host) }
 
-        func play(start: Start) async -> Divergence? {
+        func play(start: Start, isolation: isolated (any Actor)?) async -> Divergence? {
             let tree = self.tree
             let states = recording.states
             let starting = recording.startingState
@@ -72,21 +72,29 @@ extension SessionReplay {
         private func restore(_ starting: SessionRecording.Checkpoint, in tree: SessionTree) -> String? {
             let now = tree.checkpoint()
             for (name, recorded) in starting.stores.sorted(by: { $0.key < $1.key }) where now.stores[name] != recorded {
-                guard case .value(let value) = recorded else {
-                    return "\(name) starts from a state recorded by its description, which cannot be restored"
+                if let problem = tester.run({ set(name, to: recorded, in: tree) }) {
+                    return "the recording's starting state cannot be set: \(problem)"
                 }
-                let (path, property) = Self.split(name)
-                guard let store = tree.property(property, at: path) else {
-                    return "the recording starts with a store \(name) that the replayed tree does not have"
-                }
-                guard let restorable = store as? any SessionRestorableStore else {
-                    return "\(name) starts from a recorded state, but its state is not Decodable"
-                }
-                do {
-                    try tester.run { try restorable.restore(from: value) }
-                } catch {
-                    return "\(name) cannot be set to its recorded starting state: \(error)"
-                }
+            }
+            return nil
+        }
+
+        /// Sets the store `name` to `state`, as recorded; a problem if it cannot be.
+        private func set(_ name: String, to state: SessionRecording.StoreState, in tree: SessionTree) -> String? {
+            guard case .value(let value) = state else {
+                return "\(name)'s state was recorded by its description, which cannot be set"
+            }
+            let (path, property) = Self.split(name)
+            guard let store = tree.property(property, at: path) else {
+                return "the replayed tree has no store \(name)"
+            }
+            guard let restorable = store as? any SessionRestorableStore else {
+                return "\(name)'s state is not Decodable"
+            }
+            do {
+                try restorable.restore(from: value)
+            } catch {
+                return "\(name) cannot be set to the recorded state: \(error)"
             }
             return nil
         }
@@ -103,6 +111,8 @@ extension SessionReplay {
             switch input {
             case .send(let send):
                 return replay(send, in: tree)
+            case .binding(let binding):
+                return set("\(binding.component).\(binding.store)", to: binding.state, in: tree)
             case .navigation(let navigation):
                 guard let router = tree.property(navigation.router, at: navigation.component) as? Router else {
                     return "the replayed tree has no router \(navigation.component).\(navigation.router)"

@@ -78,19 +78,22 @@ public struct SessionReplay: Sendable {
     ///   - substitutes: Values to send in place of redacted ones, by emitter label (or
     ///     `component.emitter` path for an emitter without a label).
     ///   - start: Where the replay starts.
+    ///   - isolation: Where the tree is mounted and driven: the caller's actor (the main actor for
+    ///     a main-actor app's test), by default.
     public func run<Root: Component>(
         _ root: @autoclosure () -> Root,
         services configure: (inout Services) -> Void = { _ in },
         navigator: ((Root) -> Navigator)? = nil,
         substitutes: [String: any Sendable] = [:],
         start: Start = .recorded,
+        isolation: isolated (any Actor)? = #isolation,
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column
     ) async {
         let divergence = await firstDivergence(
-            root(), services: configure, navigator: navigator, substitutes: substitutes, start: start)
+            root(), services: configure, navigator: navigator, substitutes: substitutes, start: start, isolation: isolation)
         if let divergence {
             TestLocation(fileID: fileID, filePath: filePath, line: line, column: column).fail(divergence.description)
         }
@@ -104,17 +107,18 @@ public struct SessionReplay: Sendable {
         services configure: (inout Services) -> Void = { _ in },
         navigator: ((Root) -> Navigator)? = nil,
         substitutes: [String: any Sendable] = [:],
-        start: Start = .recorded
+        start: Start = .recorded,
+        isolation: isolated (any Actor)? = #isolation
     ) async -> Divergence? {
-        await withComposeSandbox(label: "SessionReplay(\(recording.root))", clock: .test) { sandbox in
+        await withComposeSandbox(label: "SessionReplay(\(recording.root))", clock: .test, isolation: isolation) { sandbox in
             let results = ReplayedResults(recording)
-            return await SessionTaps.current.replaying(from: results) {
+            return await SessionTaps.current.replaying(from: results, isolation: isolation) {
                 let tester = ComponentTester(root(), services: configure)
                 defer { tester.host.unmount() }
                 let player = Player(
                     recording: recording, tester: tester, clock: sandbox.testClock!, results: results,
                     navigator: navigator, substitutes: substitutes)
-                return await player.play(start: start)
+                return await player.play(start: start, isolation: isolation)
             }
         }
     }
