@@ -170,6 +170,11 @@ compare("a node per component in a table: cost per component, 10,000 vs 1,000 (f
         "Components/mount a tree of 1000/floor: a node per component, in a table by identity", "cost", "", None)
 compare("parsing: cost of 1,000 segments vs 20", "Routing/parse 1000 segments/Compose",
         "Routing/parse 20 segments/Compose", "cost", "<= 60x cost", lambda r: r <= 60)
+compare("typing into a form: a recorder attached vs none", "Sessions/typing, one input per keystroke/Compose",
+        "Sessions/typing, one input per keystroke/no recorder", "cost", "", None)
+compare("a tap with ten consequence sends: a recorder attached vs none",
+        "Sessions/a tap with ten consequence sends/Compose", "Sessions/a tap with ten consequence sends/no recorder",
+        "cost", "", None)
 
 # (row, benchmark, metric, target text, check on the metric's median)
 COUNTS = [
@@ -190,6 +195,10 @@ ABSOLUTE = [
     ("mounting, per component (tree of 10,000)", "Components/mount a tree of 10000/Compose", "", None),
     ("parse and apply a 20-segment deep link", "Routing/parse+apply 20-segment deep link/Compose", "", None),
     ("parse a 20-segment path", "Routing/parse 20 segments/Compose", "", None),
+    ("one keystroke recorded as an input (a sign-up form)", "Sessions/typing, one input per keystroke/Compose", "", None),
+    ("one keystroke, no recorder", "Sessions/typing, one input per keystroke/no recorder", "", None),
+    ("a tap and its ten consequence sends, recorded", "Sessions/a tap with ten consequence sends/Compose", "", None),
+    ("a tap and its ten consequence sends, no recorder", "Sessions/a tap with ten consequence sends/no recorder", "", None),
     ("diff of 100,000 identified elements", "Store/diff 100000 elements/Compose", "", None),
     ("read a count through a @Ref by key path (each store's observer does)",
      "Refs/read a count through a @Ref/key path", "", None),

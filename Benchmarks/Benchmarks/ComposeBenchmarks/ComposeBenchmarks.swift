@@ -26,6 +26,7 @@ let benchmarks: @Sendable () -> Void = {
     diffBenchmarks()
     componentBenchmarks()
     routingBenchmarks()
+    sessionBenchmarks()
 }
 
 /// The configuration of a benchmark whose iteration performs `ops` operations of kind `unit`.

@@ -51,10 +51,12 @@ import Foundation
 /// Performance article for the measured cost.
 ///
 /// ## Threads
-/// Make the recorder where the host was made (the same `ComposeSandbox` in a test). It receives
-/// events in order, never two at once; inputs from one thread (the main actor, as a UI makes
-/// them) are checkpointed exactly before the next. `stop()` may be called from any thread; an
-/// input whose event reaches the recorder after `stop()` began is not recorded.
+/// Make the recorder where the host was made (the same `ComposeSandbox` in a test): it observes
+/// that world's event log, and receives its events one at a time, in order. An input's event
+/// reaches it on the thread that made the input, or right after, from a thread of the same world
+/// that was handing other events over. Inputs from one thread (the main actor, as a UI makes them)
+/// are checkpointed exactly before the next. `stop()` may be called from any thread and records
+/// what has reached the recorder when it begins.
 public final class SessionRecorder: Sendable {
     /// The default ``maximumBytes``: 1 MiB.
     public static let defaultMaximumBytes = 1 << 20
