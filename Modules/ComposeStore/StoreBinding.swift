@@ -22,7 +22,7 @@ public struct StoreBinding<State: AnyState, Value>: @unchecked Sendable {
         get { storage.read(keyPath) }
         nonmutating set {
             // A view's edit: what a session recording records as an input.
-            if EventLog.isEnabled { storage.logBindingWrite(keyPath, newValue) }
+            if EventLog.isRecording(.binding) { storage.logBindingWrite(keyPath, newValue) }
             storage.write(keyPath, newValue)
         }
     }

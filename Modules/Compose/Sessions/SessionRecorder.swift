@@ -82,7 +82,7 @@ public final class SessionRecorder: Sendable {
         buffer = LockedState(SessionBuffer(root: "\(Root.self)", maximumBytes: maximumBytes))
         taps = SessionTaps.current
         taps.add(self)
-        let observer = EventLog.observe { [weak self] event in self?.handle(event) }
+        let observer = EventLog.observe(only: Self.inputKinds) { [weak self] event in self?.handle(event) }
         subscription.withLock { $0 = observer }
     }
 
@@ -120,6 +120,10 @@ public final class SessionRecorder: Sendable {
             return buffer.recording(endingAt: time, state: state)
         }
     }
+
+    /// The kinds of event that can be inputs: the log records no other for a recorder (a store's
+    /// mutations, described by reflection, least of all).
+    static let inputKinds: Set<EventLog.Event.Kind> = [.send, .binding, .navigation, .deepLink, .dismissal, .visibility]
 
     private var elapsed: Duration {
         start.duration(to: tree.clock.now)

@@ -189,11 +189,9 @@ extension SessionRecording {
 
     /// One line of the file: `value` as compact JSON with its keys sorted, and a newline.
     static func line(_ value: some Encodable) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Every type written here holds strings, numbers and `SessionValue`s: it always encodes.
-        var data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        data.append(UInt8(ascii: "\n"))
-        return data
+        // Every type written here holds strings, finite numbers and `SessionValue`s: it always
+        // encodes.
+        let text = (try? SessionValueEncoder().encode(value))?.jsonText ?? "{}"
+        return Data((text + "\n").utf8)
     }
 }

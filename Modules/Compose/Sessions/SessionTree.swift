@@ -81,12 +81,14 @@ package final class SessionTree: Sendable {
     /// The whole state of the tree's stores and routers now.
     package func checkpoint() -> SessionRecording.Checkpoint {
         var checkpoint = SessionRecording.Checkpoint()
-        for (node, path) in paths() {
+        let paths = self.paths()
+        let byNode = Self.table(paths)
+        for (node, path) in paths {
             for (name, value) in sources(of: node) {
                 if let store = value as? any SessionStore {
                     checkpoint.stores["\(path).\(name)"] = store.sessionState
                 } else if let router = value as? Router {
-                    checkpoint.routers["\(path).\(name)"] = stack(of: router.routes, on: router)
+                    checkpoint.routers["\(path).\(name)"] = stack(of: router.routes, on: router, paths: byNode)
                 }
             }
         }
@@ -95,10 +97,17 @@ package final class SessionTree: Sendable {
 
     /// `routes`, as the paths of the components they show on `router`.
     package func stack(of routes: [Route], on router: Router) -> [String] {
-        let paths = Dictionary(paths().map { (ObjectIdentifier($0.node), $0.path) }, uniquingKeysWith: { first, _ in first })
-        return routes.map { route in
+        stack(of: routes, on: router, paths: Self.table(paths()))
+    }
+
+    private func stack(of routes: [Route], on router: Router, paths: [ObjectIdentifier: String]) -> [String] {
+        routes.map { route in
             core.resolveNode(route, on: router).flatMap { paths[ObjectIdentifier($0)] } ?? route.description
         }
+    }
+
+    private static func table(_ paths: [(node: ComponentNode, path: String)]) -> [ObjectIdentifier: String] {
+        Dictionary(paths.map { (ObjectIdentifier($0.node), $0.path) }, uniquingKeysWith: { first, _ in first })
     }
 
     // MARK: Finding what an event happened to

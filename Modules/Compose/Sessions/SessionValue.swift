@@ -24,11 +24,9 @@ public enum SessionValue: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The encoding of `value`, with ``Redacted`` fields written as `"<redacted>"` or not.
     init(encoding value: some Encodable, redacting: Bool) throws {
-        let encoder = JSONEncoder()
+        var encoder = SessionValueEncoder()
         if redacting { encoder.userInfo[.composeSessionRecording] = true }
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(value)
-        self = try JSONDecoder().decode(SessionValue.self, from: data)
+        self = try encoder.encode(value)
     }
 
     /// Decodes a `T` from this value with `JSONDecoder`, as a replay does: with
@@ -90,6 +88,7 @@ public enum SessionValue: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The value as JSON, keys sorted.
     public func jsonData(pretty: Bool) -> Data {
+        guard pretty else { return Data(jsonText.utf8) }
         let encoder = JSONEncoder()
         encoder.outputFormatting =
             pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
@@ -99,7 +98,7 @@ public enum SessionValue: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The value as compact JSON, keys sorted: `{"title":"Milk"}`.
     public var description: String {
-        String(decoding: jsonData(pretty: false), as: UTF8.self)
+        jsonText
     }
 
     /// The value as indented JSON, keys sorted, one member per line: what a diff compares.

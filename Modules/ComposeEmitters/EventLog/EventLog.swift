@@ -73,10 +73,34 @@ public enum EventLog {
     /// - Returns: The subscription; cancelling the last one disables logging.
     @discardableResult
     public static func observe(_ handler: @escaping @Sendable (Event) -> Void) -> EmitterSubscription {
+        observe(kinds: nil, handler)
+    }
+
+    /// Observes the events of `kinds` only, and enables logging while the subscription is active.
+    ///
+    /// Kinds that no observer wants are not recorded: while the only observers name the kinds they
+    /// want, a store does not describe its mutations (by reflection, the log's most costly event)
+    /// unless one of them wants ``Kind`` `mutation`.
+    ///
+    /// - Parameters:
+    ///   - kinds: The kinds to hear.
+    ///   - handler: Called with each event of those kinds, in order, never concurrently with itself.
+    /// - Returns: The subscription; cancelling the last one disables logging.
+    @discardableResult
+    public static func observe(only kinds: Set<Event.Kind>, _ handler: @escaping @Sendable (Event) -> Void) -> EmitterSubscription
+    {
+        observe(kinds: kinds) { event in
+            if kinds.contains(event.kind) { handler(event) }
+        }
+    }
+
+    private static func observe(kinds: Set<Event.Kind>?, _ handler: @escaping @Sendable (Event) -> Void) -> EmitterSubscription {
         let registration = channel.observers.register(handler)
+        interest.add(kinds)
         logSwitch.count.add(1, ordering: .relaxed)
         return EmitterSubscription(cancelling: registration) {
             logSwitch.count.subtract(1, ordering: .relaxed)
+            interest.remove(kinds)
         }
     }
 
@@ -104,7 +128,7 @@ public enum EventLog {
         payload: @autoclosure () -> any Sendable,
         subject: ObjectIdentifier?
     ) {
-        guard isEnabled else { return }
+        guard isEnabled, interest.wants(kind) else { return }
         // The autoclosures may be user code (a description): evaluated before the lock.
         let source = source()
         let payload = payload()

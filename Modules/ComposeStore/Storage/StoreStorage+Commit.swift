@@ -159,7 +159,7 @@ extension StoreStorage {
     @inlinable
     var needsStates: Bool {
         (lazyWillChange.ifMade?.hasSubscribers ?? false) || (lazyDidChange.ifMade?.hasSubscribers ?? false)
-            || (lazyChanged.ifMade?.hasSubscribers ?? false) || EventLog.isEnabled
+            || (lazyChanged.ifMade?.hasSubscribers ?? false) || EventLog.isRecording(.mutation)
     }
 
     /// Whether anyone hears a commit of `changes`: an observer of the changed words (Observation's

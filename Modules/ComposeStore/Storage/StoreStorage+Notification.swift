@@ -106,6 +106,6 @@ extension StoreStorage {
         if let changed = lazyChanged.ifMade, changed.hasSubscribers { changed.send(()) }
         lazyWillChange.ifMade?.send(states.new)
         lazyDidChange.ifMade?.send(StateChange(old: states.old, new: states.new, referencedValues: states.referencedValues))
-        if EventLog.isEnabled { logMutation(old: states.old, new: states.new, keyPath: states.keyPath) }
+        if EventLog.isRecording(.mutation) { logMutation(old: states.old, new: states.new, keyPath: states.keyPath) }
     }
 }

@@ -106,4 +106,52 @@ import Testing
         #expect(try SessionValue(encoding: "text") == .string("text"))
         #expect(try SessionValue(encoding: [Bool?.none, true]) == .array([.null, .bool(true)]))
     }
+
+    /// What the recorder's encoder makes of a value is what `JSONEncoder` and decoding its text
+    /// make of it.
+    struct Sample: Codable {
+        enum Kind: Codable { case plain, tagged(String, count: Int) }
+        var text = "quote \" slash / tab \t bell \u{7} é 😀"
+        var integers: [Int64] = [0, -1, .max, .min]
+        var unsigned: UInt64 = .max
+        var small: UInt8 = 7
+        var doubles: [Double] = [1.5, 2, -0.25, 1e-7, 1e20, 123_456_789.125]
+        var floats: [Float] = [1.1, 0.5, 3]
+        var optional: String? = nil
+        var present: String? = "here"
+        var date = Date(timeIntervalSinceReferenceDate: 12.5)
+        var data = Data([0, 1, 2, 255])
+        var url = URL(string: "https://example.com/a?b=c")!
+        var byID: [Int: String] = [1: "one", 20: "twenty"]
+        var byName: [String: [Bool]] = ["a": [true, false], "": []]
+        var kinds: [Kind] = [.plain, .tagged("x", count: 2)]
+        var nested = [[1, 2], []]
+        @Redacted var secret = "hunter2"
+    }
+
+    @Test func theEncoderAgreesWithJSONEncoder() throws {
+        for redacting in [false, true] {
+            let encoder = JSONEncoder()
+            if redacting { encoder.userInfo[.composeSessionRecording] = true }
+            let viaText = try JSONDecoder().decode(SessionValue.self, from: encoder.encode(Sample()))
+            var direct = SessionValueEncoder()
+            if redacting { direct.userInfo[.composeSessionRecording] = true }
+            #expect(try direct.encode(Sample()) == viaText)
+        }
+        #expect(throws: EncodingError.self) { try SessionValueEncoder().encode([Double.infinity]) }
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode([Double.infinity]) }
+    }
+
+    /// The recorder's JSON text reads back as the value it wrote, and is `JSONEncoder`'s text
+    /// where the value holds no fractional number (whose digits the two may write differently).
+    @Test func theTextAgreesWithJSONEncoder() throws {
+        let value = try SessionValue(encoding: Sample(), redacting: false)
+        #expect(try JSONDecoder().decode(SessionValue.self, from: Data(value.jsonText.utf8)) == value)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let noFractions = SessionValue.object([
+            "a": .array([.integer(1), .null, .bool(true), .string("x\"/\n\u{1}")]), "b": .object([:]),
+        ])
+        #expect(noFractions.jsonText == String(decoding: try encoder.encode(noFractions), as: UTF8.self))
+    }
 }
