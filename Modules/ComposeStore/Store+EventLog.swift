@@ -15,11 +15,12 @@ package struct BindingWrite: Sendable, CustomStringConvertible {
     package let keyPath: String
     /// The whole state after the write (if no other write lands between).
     package let state: any Sendable
-    /// The value written, described.
-    package let value: String
 
+    /// The key path and the state it leads to, described as a mutation's values are (a private
+    /// field shows as its type describes it, `<redacted>` for a `Redacted` one): never the
+    /// written value by itself, which may be a private field's.
     package var description: String {
-        "\(keyPath) = \(value)"
+        "\(keyPath) -> \(LoggedValue.describe(state))"
     }
 }
 
@@ -74,7 +75,25 @@ extension StoreStorage {
         state[keyPath: keyPath] = value
         EventLog.record(
             .binding, source: label,
-            payload: BindingWrite(keyPath: "\(keyPath)", state: state, value: LoggedValue.describe(value)),
+            payload: BindingWrite(keyPath: Self.describe(keyPath), state: state),
             subject: ObjectIdentifier(self))
+    }
+}
+
+extension StoreStorage {
+    /// `\State.email`; a computed property (a property wrapper's, `@Redacted var password`) as
+    /// `\State.<computed String>`, without the address the runtime prints for it, which differs
+    /// from run to run.
+    static func describe(_ keyPath: AnyKeyPath) -> String {
+        var text = Substring("\(keyPath)")
+        var described = ""
+        while let start = text.firstRange(of: "<computed 0x") {
+            described += text[..<start.lowerBound] + "<computed "
+            text = text[start.upperBound...].drop { $0.isHexDigit }.dropFirst(2)  // " ("
+            guard let end = text.firstRange(of: ")>") else { break }
+            described += text[..<end.lowerBound] + ">"
+            text = text[end.upperBound...]
+        }
+        return described + text
     }
 }

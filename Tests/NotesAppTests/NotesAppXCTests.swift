@@ -21,4 +21,14 @@ final class NotesAppXCTests: XCTestCase {
             app.unmount()
         }
     }
+
+    /// A kept recording replays under XCTest as under Swift Testing; a changed app fails the test
+    /// at the caller's line (here, expected: the divergence is read instead).
+    func testTheKeptRecordingReplays() async throws {
+        let replay = try SessionReplay(contentsOf: NotesRecordedFileTests.file)
+        await replay.run(NotesApp(), navigator: NotesApp.navigator(for:))
+        let divergence = await replay.firstDivergence(
+            NotesApp(), services: { $0.titles = NoteTitles(clean: { $0 }) }, navigator: NotesApp.navigator(for:))
+        XCTAssertEqual(divergence?.step, 1)
+    }
 }

@@ -1,4 +1,5 @@
 import Compose
+import ComposeMachinery
 import ComposeTesting
 import Foundation
 import Testing
@@ -56,6 +57,28 @@ struct SessionRecorderTests {
         #expect(missing.step == 2)
         #expect(missing.problem == #"the value is redacted; pass one in `substitutes` under "login.password""#)
         #expect(await replay.firstDivergence(LogInComponent(), substitutes: ["login.password": "anything"]) == nil)
+        host.unmount()
+    }
+
+    /// A private field typed through its binding (a secure text field): neither the file nor any
+    /// event of the log (every kind, mutations included) holds the value.
+    @Test func aPrivateFieldTypedThroughABindingStaysPrivate() async throws {
+        let host = ComponentHost(LogInComponent())
+        let logged = LockedState<[String]>([])
+        let everything = EventLog.observe { event in logged.withLock { $0.append("\(event)") } }
+        let recorder = SessionRecorder(host)
+        host.root.$state.binding.password.wrappedValue = "hunter2-secret"
+        host.root.$state.binding.email.wrappedValue = "jill@example.com"
+        let recording = recorder.stop()
+        everything.cancel()
+        #expect(host.root.state.password == "hunter2-secret")
+        let file = String(decoding: recording.jsonLines, as: UTF8.self)
+        #expect(!file.contains("hunter2"))
+        #expect(recording.steps.compactMap(\.input?.description).first == "set \\State.<computed String> of LogInComponent.state")
+        let events = logged.withLock { $0 }
+        #expect(events.contains { $0.contains("binding") && $0.contains("password") })
+        #expect(!events.contains { $0.contains("hunter2") })
+        await SessionReplay(recording).run(LogInComponent())
         host.unmount()
     }
 
