@@ -78,9 +78,18 @@ import Testing
         var buffer = SessionBuffer(root: "App", maximumBytes: 4096)
         let large = Checkpoint(stores: ["App.state": .value(.string(String(repeating: "x", count: 10_000)))])
         buffer.begin(Self.tap, at: .seconds(1), stateBefore: large)
+        #expect(buffer.kept.map(\.step.number) == [0])  // over the limit alone, and kept
+        #expect(buffer.dropped == nil)
         buffer.begin(Self.tap, at: .seconds(2), stateBefore: Self.state(0))
         #expect(buffer.kept.count == 1)
         #expect(buffer.kept.first?.step.number == 1)
         #expect(buffer.dropped?.checkpoint == large)
+
+        // A large step after a small one: the small one goes, the large one stays.
+        var after = SessionBuffer(root: "App", maximumBytes: 4096)
+        after.begin(Self.tap, at: .seconds(1), stateBefore: Self.state(0))
+        after.begin(Self.tap, at: .seconds(2), stateBefore: large)
+        #expect(after.kept.map(\.step.number) == [1])
+        #expect(after.dropped?.steps == 1)
     }
 }

@@ -34,8 +34,43 @@ private struct LogInComponent: Component {
     }
 }
 
+/// A search that runs once typing pauses, its results in the state a checkpoint holds.
+private struct SearchComponent: Component {
+    struct State: AnyState, Codable {
+        var results: [String] = []
+    }
+
+    @Store var state: State
+    let query = ValueEmitter<String>(label: "search.query")
+
+    var observers: Void {
+        query.debounce(interval: .milliseconds(300), clock: services.clock) += { query in
+            $state.results = ["Dune", "Emma", "Ulysses"].filter { $0.lowercased().contains(query) }
+        }
+    }
+}
+
 @Suite(.composeSandbox(clock: .test))
 struct SessionRecorderTests {
+    /// What time brings (a debounced search) is in the checkpoint of the step before the next
+    /// input, and a replay reaches it by advancing its clock to that input's time.
+    @Test func timePassesAsRecorded() async throws {
+        let clock = try #require(ComposeSandbox.current?.testClock)
+        let host = ComponentHost(SearchComponent())
+        let recorder = SessionRecorder(host)
+        host.root.query.send("u")
+        await clock.settle(by: .milliseconds(500))
+        host.root.query.send("e")
+        await clock.settle(by: .milliseconds(200))
+        let recording = recorder.stop()
+        #expect(
+            recording.steps[1].checkpoint.stores["SearchComponent.state"]
+                == .value(.object(["results": .array([.string("Dune"), .string("Ulysses")])])))
+        #expect(recording.steps.map(\.time) == [.zero, .zero, .milliseconds(500), .milliseconds(700)])
+        await SessionReplay(recording).run(SearchComponent())
+        host.unmount()
+    }
+
     @Test func privateValuesNeverReachTheFile() async throws {
         let host = ComponentHost(LogInComponent())
         let recorder = SessionRecorder(host)
