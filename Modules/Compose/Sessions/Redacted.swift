@@ -25,8 +25,10 @@ public struct Redacted<Value> {
     /// What a recording writes instead of the value.
     public static var placeholder: String { "<redacted>" }
 
+    /// The private value itself.
     public var wrappedValue: Value
 
+    /// Holds `wrappedValue` as a private value.
     public init(wrappedValue: Value) {
         self.wrappedValue = wrappedValue
     }

@@ -36,6 +36,7 @@ extension SessionRecording {
             /// in the recording.
             public var redacted: Bool?
 
+            /// A send of `value` on the emitter `emitter` of the component at `component`.
             public init(
                 component: String, emitter: String, label: String?, value: SessionValue?,
                 valueDescription: String? = nil, redacted: Bool? = nil
@@ -60,6 +61,7 @@ extension SessionRecording {
             /// The whole state after the write, as a checkpoint holds it.
             public var state: SessionRecording.StoreState
 
+            /// A write at `keyPath` of the store `store` of the component at `component`, leading to `state`.
             public init(component: String, store: String, keyPath: String, state: SessionRecording.StoreState) {
                 self.component = component
                 self.store = store
@@ -81,6 +83,7 @@ extension SessionRecording {
             /// the components they show.
             public var routes: [String]
 
+            /// A navigation `action` asked of the router `router` of the component at `component`.
             public init(component: String, router: String, action: String, routes: [String]) {
                 self.component = component
                 self.router = router

@@ -17,6 +17,7 @@ extension SessionRecording {
         /// included.
         public var checkpoint: Checkpoint
 
+        /// Step `number`, whose `input` came at `time`.
         public init(number: Int, time: Duration, input: Input?, results: [ServiceResult] = [], checkpoint: Checkpoint) {
             self.number = number
             self.time = time
@@ -58,6 +59,7 @@ extension SessionRecording {
         /// The description of the error the call threw.
         public var error: String?
 
+        /// A result named `name`: `value`, or the description of the `error` the call threw.
         public init(name: String, value: SessionValue?, error: String? = nil) {
             self.name = name
             self.value = value
@@ -79,6 +81,7 @@ extension SessionRecording {
         /// Stores and routers that left the tree (a dynamic component destroyed).
         public var removed: [String]
 
+        /// A checkpoint of `stores` and `routers`, by name, and of the names in `removed`, which left.
         public init(stores: [String: StoreState] = [:], routers: [String: [String]] = [:], removed: [String] = []) {
             self.stores = stores
             self.routers = routers
@@ -135,7 +138,9 @@ extension SessionRecording {
     /// `Encodable` (or failed to encode), its description. In the file,
     /// `{"value":...}` or `{"description":"..."}`.
     public enum StoreState: Sendable, Equatable, Codable, CustomStringConvertible {
+        /// The state, encoded with `Codable`.
         case value(SessionValue)
+        /// The state's description: it is not `Encodable`, or did not encode.
         case description(String)
 
         private enum CodingKeys: String, CodingKey {

@@ -35,6 +35,7 @@ public struct SessionRecording: Sendable, Equatable {
     /// The steps kept, in order.
     public var steps: [Step]
 
+    /// A recording of a tree whose root is of type `root`, kept under `maximumBytes`.
     public init(version: Int = currentVersion, root: String, maximumBytes: Int, dropped: Dropped? = nil, steps: [Step]) {
         self.version = version
         self.root = root
@@ -52,6 +53,7 @@ public struct SessionRecording: Sendable, Equatable {
         /// The whole state of the tree after the last dropped step: where the kept steps start.
         public var checkpoint: Checkpoint
 
+        /// `steps` steps dropped, the last at `time`, leading to `checkpoint`.
         public init(steps: Int, time: Duration, checkpoint: Checkpoint) {
             self.steps = steps
             self.time = time

@@ -4,13 +4,19 @@ import Foundation
 /// store's state, a service's result), so a recording can be read, compared and shown without the
 /// app's types.
 public enum SessionValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number written without a fraction or exponent that fits an `Int64`.
     case integer(Int64)
+    /// Any other number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([SessionValue])
+    /// An object, by member name.
     case object([String: SessionValue])
 
     /// The encoding of `value` with `JSONEncoder`, as a recording writes it: with

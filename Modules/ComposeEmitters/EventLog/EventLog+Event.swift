@@ -55,6 +55,7 @@ extension EventLog {
     /// The payload of a send on a redacted emitter (`ValueEmitter(redacted: true)`): the value
     /// itself never reaches the log.
     public struct RedactedValue: Sendable, Equatable, CustomStringConvertible {
+        /// The payload that stands for a redacted value.
         public init() {}
 
         public var description: String { "<redacted>" }

@@ -80,7 +80,7 @@ public enum EventLog {
     ///
     /// Kinds that no observer wants are not recorded: while the only observers name the kinds they
     /// want, a store does not describe its mutations (by reflection, the log's most costly event)
-    /// unless one of them wants ``Kind`` `mutation`.
+    /// unless one of them wants mutations.
     ///
     /// - Parameters:
     ///   - kinds: The kinds to hear.

@@ -24,13 +24,13 @@ import Foundation
 /// it compares once more. The first difference is reported with the step's number, its input,
 /// and a diff of each store or router that differed.
 ///
-/// A store is compared by what its state encodes (its `Codable` keys; ``Redacted`` fields as
+/// A store is compared by what its state encodes (its `Codable` keys; `Redacted` fields as
 /// `"<redacted>"`), or by its description if the state is not `Encodable`.
 ///
 /// ## The starting state
 /// With ``Start/recorded`` (the default), stores whose state differs from the recording's
 /// starting state (step 0, or the state after the steps the recording dropped) are set to it
-/// first, when their state is `Decodable` (a ``Redacted`` field keeps its value): a tree that
+/// first, when their state is `Decodable` (a `Redacted` field keeps its value): a tree that
 /// restored saved data when it was recorded starts from that data. Routers are not set: a starting stack the fresh tree does not have is
 /// a divergence at the start. ``Start/fresh`` compares the fresh tree as it is.
 ///
@@ -80,6 +80,10 @@ public struct SessionReplay: Sendable {
     ///   - start: Where the replay starts.
     ///   - isolation: Where the tree is mounted and driven: the caller's actor (the main actor for
     ///     a main-actor app's test), by default.
+    ///   - fileID: Where a divergence is reported; the caller's file by default.
+    ///   - filePath: Where a divergence is reported; the caller's file by default.
+    ///   - line: Where a divergence is reported; the caller's line by default.
+    ///   - column: Where a divergence is reported; the caller's column by default.
     public func run<Root: Component>(
         _ root: @autoclosure () -> Root,
         services configure: (inout Services) -> Void = { _ in },
@@ -101,7 +105,7 @@ public struct SessionReplay: Sendable {
 
     /// Plays the recording against a tree mounted from `root` and returns the first divergence,
     /// or `nil` if the app behaved as recorded. Fails no test. See
-    /// ``run(_:services:navigator:substitutes:start:fileID:filePath:line:column:)``.
+    /// ``run(_:services:navigator:substitutes:start:isolation:fileID:filePath:line:column:)``.
     public func firstDivergence<Root: Component>(
         _ root: @autoclosure () -> Root,
         services configure: (inout Services) -> Void = { _ in },
