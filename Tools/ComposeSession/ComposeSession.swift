@@ -40,18 +40,23 @@ struct ComposeSession: ParsableCommand {
         }
     }
 
+    /// A file that cannot be shown: printed as `Error: <description>`, without the usage.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
     /// The recording in `path`, or a message naming what is wrong with it.
     static func read(_ path: String) throws -> SessionRecording {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ValidationError("Cannot read \(path): \(error.localizedDescription)")
+            throw Failure(description: "Cannot read \(path): \(error.localizedDescription)")
         }
         do {
             return try SessionRecording(jsonLines: data)
         } catch {
-            throw ValidationError("\(path): \(error)")
+            throw Failure(description: "\(path): \(error)")
         }
     }
 }

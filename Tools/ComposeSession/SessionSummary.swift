@@ -11,7 +11,8 @@ struct SessionSummary {
     var text: String {
         let steps = recording.steps
         let duration = steps.last.map { Self.format($0.time) } ?? "0.000 s"
-        var text = "\(recording.root): schema version \(recording.version), \(steps.count) steps, \(duration)\n"
+        var text = Self.printable(recording.root)
+        text += ": schema version \(recording.version), \(steps.count) steps, \(duration)\n"
         if let dropped = recording.dropped {
             text += "The first \(dropped.steps) steps were dropped to stay under \(recording.maximumBytes) bytes.\n"
         }
@@ -23,9 +24,24 @@ struct SessionSummary {
             for result in step.results {
                 line += "\n      result \(result.name): " + (result.value.map(\.description) ?? "error \(result.error ?? "")")
             }
-            text += line + "\n"
+            text += Self.printable(line) + "\n"
         }
         return text
+    }
+
+    /// `text` with control characters (a hostile file's escape sequences, say) shown as `\u{1B}`:
+    /// what reaches the terminal is text, never a command.
+    static func printable(_ text: String) -> String {
+        var printable = ""
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value != 0x0A, value < 0x20 || (0x7F...0x9F).contains(value) {
+                printable += "\\u{" + String(value, radix: 16, uppercase: true) + "}"
+            } else {
+                printable.unicodeScalars.append(scalar)
+            }
+        }
+        return printable
     }
 
     /// The names of the stores and routers a checkpoint changes, and those that left.

@@ -90,7 +90,9 @@ public final class ComponentHost<Root: Component>: @unchecked Sendable {
             automaticVisibility: visibility == .automatic,
             onMainActor: isolation === MainActor.shared
         )
-        core.mount(root)
+        // Mounting (observers, the first lifecycle events, the tasks they start) is a
+        // consequence of nothing a session replays: it happens again when a replay mounts.
+        EventLog.alwaysAsConsequence { core.mount(root) }
     }
 
     deinit {

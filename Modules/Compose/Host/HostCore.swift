@@ -78,12 +78,16 @@ final class HostCore: RouteResolving, @unchecked Sendable {  // Mutable state un
         send(.routerChanged(router, change))
     }
 
+    /// Processes `event` as a consequence (see `EventLog.Event.isConsequence`), logging on or not:
+    /// what lifecycle handlers send, and the tasks they start send, follows from the change.
     private func process(_ event: Event) {
-        switch event {
-        case .routerChanged(let router, let change): routerChanged(router, change)
-        case .slotChanged(let slot, let change): applySlotChange(slot, change)
-        case .setVisible(let node, let visible): applyVisibility(node, visible)
-        case .unmount: tearDown()
+        EventLog.alwaysAsConsequence {
+            switch event {
+            case .routerChanged(let router, let change): routerChanged(router, change)
+            case .slotChanged(let slot, let change): applySlotChange(slot, change)
+            case .setVisible(let node, let visible): applyVisibility(node, visible)
+            case .unmount: tearDown()
+            }
         }
     }
 

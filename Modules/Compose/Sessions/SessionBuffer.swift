@@ -24,11 +24,13 @@ struct SessionBuffer {
     private(set) var state = Checkpoint()
     private(set) var isStopped = false
 
-    init(root: String, maximumBytes: Int) {
+    /// - Parameter start: The tree's whole state when the recording starts.
+    init(root: String, maximumBytes: Int, start: Checkpoint = Checkpoint()) {
         self.root = root
         self.maximumBytes = maximumBytes
         headerBytes = SessionRecording(root: root, maximumBytes: maximumBytes, steps: []).jsonLines.count
         latest = Step(number: 0, time: .zero, input: nil, checkpoint: Checkpoint())
+        latest.start = start
     }
 
     /// The file's size: header, marker and kept steps (the latest step not included).

@@ -29,6 +29,12 @@ extension Store: SessionStore {
 }
 
 extension SessionRecording.StoreState {
+    /// Whether a `"<redacted>"` is anywhere in the encoded state.
+    var holdsRedactedValues: Bool {
+        guard case .value(let value) = self else { return false }
+        return value.holdsRedactedValues
+    }
+
     /// `state` as a checkpoint holds it: encoded if it is `Encodable`, else described.
     package init(of state: Any) {
         guard let encodable = state as? any Encodable else {

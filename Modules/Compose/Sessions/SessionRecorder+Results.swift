@@ -75,6 +75,11 @@ extension SessionRecorder {
 package protocol SessionResultSource: AnyObject, Sendable {
     /// The next result recorded under `name`, or `nil` if none is left (reported by the source).
     func nextResult(named name: String) -> SessionRecording.ServiceResult?
+    /// A value the test gives for results named `name` that cannot be decoded (they hold
+    /// redacted fields), if any.
+    func substitute(forResult name: String) -> Any?
+    /// Reports a result that cannot be replayed.
+    func report(_ problem: String)
 }
 
 /// The recorders of a world and its replay, if any: where service results go, and come from.
@@ -114,8 +119,18 @@ package final class SessionTaps: Sendable {
     func replayed<Value: Decodable>(_ name: String, as _: Value.Type) throws -> Value? {
         guard let source = taps.withLock({ $0.source }) else { return nil }
         guard let result = source.nextResult(named: name) else { throw SessionRecorder.MissingResult(name: name) }
-        if let value = result.value { return try value.decode(as: Value.self) }
-        throw SessionRecorder.RecordedError(name: name, description: result.error ?? "an error")
+        guard let value = result.value else {
+            throw SessionRecorder.RecordedError(name: name, description: result.error ?? "an error")
+        }
+        do {
+            return try value.decode(as: Value.self)
+        } catch {
+            if let substitute = source.substitute(forResult: name) as? Value { return substitute }
+            source.report(
+                "the recorded result \(name.debugDescription) does not decode (\(error)); if it holds redacted fields, pass a value in `substitutes` under \(name.debugDescription)"
+            )
+            throw error
+        }
     }
 
     private var recorders: [SessionRecorder] {

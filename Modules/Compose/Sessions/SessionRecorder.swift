@@ -79,7 +79,7 @@ public final class SessionRecorder: Sendable {
         self.maximumBytes = maximumBytes
         tree = SessionTree(host)
         start = tree.clock.now
-        buffer = LockedState(SessionBuffer(root: "\(Root.self)", maximumBytes: maximumBytes))
+        buffer = LockedState(SessionBuffer(root: "\(Root.self)", maximumBytes: maximumBytes, start: tree.checkpoint()))
         taps = SessionTaps.current
         taps.add(self)
         let observer = EventLog.observe(only: Self.inputKinds) { [weak self] event in self?.handle(event) }
@@ -136,10 +136,17 @@ public final class SessionRecorder: Sendable {
     // MARK: Events
 
     private func handle(_ event: EventLog.Event) {
-        guard !event.isConsequence, let subject = event.subject, let input = input(of: event, subject: subject) else { return }
+        guard !event.isConsequence, let subject = event.subject, var input = input(of: event, subject: subject) else { return }
         // Read before the lock: encoding a state runs the app's code.
         let time = elapsed
         let state = tree.checkpoint()
+        // A binding write that changes nothing a checkpoint shows wrote only a private field.
+        if case .binding(var binding) = input, state.stores["\(binding.component).\(binding.store)"] == binding.state,
+            binding.state.holdsRedactedValues
+        {
+            binding.redacted = true
+            input = .binding(binding)
+        }
         buffer.withLock { $0.begin(input, at: time, stateBefore: state) }
     }
 

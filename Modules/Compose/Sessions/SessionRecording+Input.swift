@@ -48,6 +48,21 @@ extension SessionRecording {
                 self.valueDescription = valueDescription
                 self.redacted = redacted
             }
+
+            private enum CodingKeys: String, CodingKey {
+                case component, emitter, label, value, valueDescription, redacted
+            }
+
+            /// Reads a send; `"value":null` is a sent `nil` (``SessionValue/null``), not a missing value.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                component = try container.decode(String.self, forKey: .component)
+                emitter = try container.decode(String.self, forKey: .emitter)
+                label = try container.decodeIfPresent(String.self, forKey: .label)
+                value = container.contains(.value) ? try container.decode(SessionValue.self, forKey: .value) : nil
+                valueDescription = try container.decodeIfPresent(String.self, forKey: .valueDescription)
+                redacted = try container.decodeIfPresent(Bool.self, forKey: .redacted)
+            }
         }
 
         /// A write through a store's binding (`$state.binding.email`).
@@ -60,13 +75,19 @@ extension SessionRecording {
             public var keyPath: String
             /// The whole state after the write, as a checkpoint holds it.
             public var state: SessionRecording.StoreState
+            /// Whether the write changed only `Redacted` fields: the value written is not in the
+            /// recording.
+            public var redacted: Bool?
 
             /// A write at `keyPath` of the store `store` of the component at `component`, leading to `state`.
-            public init(component: String, store: String, keyPath: String, state: SessionRecording.StoreState) {
+            public init(
+                component: String, store: String, keyPath: String, state: SessionRecording.StoreState, redacted: Bool? = nil
+            ) {
                 self.component = component
                 self.store = store
                 self.keyPath = keyPath
                 self.state = state
+                self.redacted = redacted
             }
         }
 

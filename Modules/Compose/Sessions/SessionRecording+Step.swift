@@ -16,6 +16,9 @@ extension SessionRecording {
         /// just before the next input (or the end), the step's effects and the time that passed
         /// included.
         public var checkpoint: Checkpoint
+        /// For step 0, the whole state when the recording started (before any time passed): what a
+        /// replay sets the stores to first.
+        public var start: Checkpoint?
 
         /// Step `number`, whose `input` came at `time`.
         public init(number: Int, time: Duration, input: Input?, results: [ServiceResult] = [], checkpoint: Checkpoint) {
@@ -27,16 +30,17 @@ extension SessionRecording {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case number = "step", time, input, results, checkpoint
+            case number = "step", time, input, results, checkpoint, start
         }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             number = try container.decode(Int.self, forKey: .number)
-            time = Duration(recordedSeconds: try container.decode(Double.self, forKey: .time))
+            time = try Duration(recordedSeconds: container.decode(Double.self, forKey: .time), in: container, key: .time)
             input = try container.decodeIfPresent(Input.self, forKey: .input)
             results = try container.decodeIfPresent([ServiceResult].self, forKey: .results) ?? []
             checkpoint = try container.decode(Checkpoint.self, forKey: .checkpoint)
+            start = try container.decodeIfPresent(Checkpoint.self, forKey: .start)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -46,6 +50,7 @@ extension SessionRecording {
             try container.encodeIfPresent(input, forKey: .input)
             if !results.isEmpty { try container.encode(results, forKey: .results) }
             try container.encode(checkpoint, forKey: .checkpoint)
+            try container.encodeIfPresent(start, forKey: .start)
         }
     }
 
@@ -64,6 +69,18 @@ extension SessionRecording {
             self.name = name
             self.value = value
             self.error = error
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, value, error
+        }
+
+        /// Reads a result; `"value":null` is a returned `nil` (``SessionValue/null``).
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            value = container.contains(.value) ? try container.decode(SessionValue.self, forKey: .value) : nil
+            error = try container.decodeIfPresent(String.self, forKey: .error)
         }
     }
 
@@ -182,7 +199,15 @@ extension Duration {
     }
 
     /// A time a recording wrote, to the nanosecond it was written with.
-    init(recordedSeconds seconds: Double) {
-        self = .nanoseconds(Int64((seconds * 1e9).rounded()))
+    ///
+    /// - Throws: `DecodingError` for a time that is negative, not finite, or past what a
+    ///   `Duration` of nanoseconds holds (about 292 years).
+    init<Key: CodingKey>(recordedSeconds seconds: Double, in container: KeyedDecodingContainer<Key>, key: Key) throws {
+        let nanoseconds = (seconds * 1e9).rounded()
+        guard seconds >= 0, let exact = Int64(exactly: nanoseconds) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "\(seconds) is not a time a recording writes (seconds from 0)")
+        }
+        self = .nanoseconds(exact)
     }
 }

@@ -65,7 +65,10 @@ public struct SessionRecording: Sendable, Equatable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             steps = try container.decode(Int.self, forKey: .steps)
-            time = Duration(recordedSeconds: try container.decode(Double.self, forKey: .time))
+            guard steps > 0 else {
+                throw DecodingError.dataCorruptedError(forKey: .steps, in: container, debugDescription: "\(steps) steps dropped")
+            }
+            time = try Duration(recordedSeconds: container.decode(Double.self, forKey: .time), in: container, key: .time)
             checkpoint = try container.decode(Checkpoint.self, forKey: .checkpoint)
         }
 
@@ -77,9 +80,10 @@ public struct SessionRecording: Sendable, Equatable {
         }
     }
 
-    /// The state the steps start from: step 0's checkpoint, or the dropped steps' final state.
+    /// The state the recording starts from: the tree when it started (step 0's ``Step/start``),
+    /// or the state the dropped steps led to.
     public var startingState: Checkpoint {
-        dropped?.checkpoint ?? steps.first?.checkpoint ?? Checkpoint()
+        dropped?.checkpoint ?? steps.first.map { $0.start ?? $0.checkpoint } ?? Checkpoint()
     }
 
     /// The whole state after each kept step, in order: each checkpoint's changes applied to the
@@ -156,7 +160,7 @@ extension SessionRecording {
                 }
                 let step = try decoder.decode(Step.self, from: bytes)
                 let expected = steps.last.map { $0.number + 1 } ?? dropped?.steps ?? 0
-                guard step.number == expected else {
+                guard step.number == expected, step.number < Int.max else {
                     throw FormatError(line: index + 1, reason: "step \(step.number) comes where step \(expected) should")
                 }
                 steps.append(step)

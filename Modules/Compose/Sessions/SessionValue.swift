@@ -44,6 +44,26 @@ public enum SessionValue: Sendable, Hashable, Codable, CustomStringConvertible {
         return try decoder.decode(T.self, from: jsonData(pretty: false))
     }
 
+    /// Whether a `"<redacted>"` is anywhere in it.
+    var holdsRedactedValues: Bool {
+        switch self {
+        case .string(let text): text == Redacted<String>.placeholder
+        case .array(let elements): elements.contains(where: \.holdsRedactedValues)
+        case .object(let members): members.values.contains(where: \.holdsRedactedValues)
+        default: false
+        }
+    }
+
+    /// This value with each `"<redacted>"` in it replaced by `replacement`.
+    package func replacingRedacted(with replacement: SessionValue) -> SessionValue {
+        switch self {
+        case .string(let text) where text == Redacted<String>.placeholder: replacement
+        case .array(let elements): .array(elements.map { $0.replacingRedacted(with: replacement) })
+        case .object(let members): .object(members.mapValues { $0.replacingRedacted(with: replacement) })
+        default: self
+        }
+    }
+
     /// This value with each `"<redacted>"` in it replaced by what `other` holds at the same
     /// place, where it holds something.
     func fillingRedacted(from other: SessionValue) -> SessionValue {

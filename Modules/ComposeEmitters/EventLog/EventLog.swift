@@ -161,6 +161,15 @@ public enum EventLog {
         return try withConsequence(body)
     }
 
+    /// Runs `body` as a consequence of an event whether or not logging is on: for what starts
+    /// tasks that may outlive the moment logging was off (a host mounting a tree, sending its
+    /// lifecycle events), so that what those tasks send later is still a consequence.
+    ///
+    /// - Complexity: A task-local value pushed.
+    package static func alwaysAsConsequence<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+        try withConsequence(body)
+    }
+
     @usableFromInline
     static func withConsequence<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
         let outcome = $isDelivering.withValue(true) { Result { () throws(Failure) -> Value in try body() } }

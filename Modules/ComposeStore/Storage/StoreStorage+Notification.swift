@@ -35,11 +35,14 @@ extension StoreStorage {
     /// meanwhile), or, if it queued it, has the queue delivered unless somebody is delivering it.
     @inlinable
     func deliverPosted(tookTheRole: Bool) {
-        withNotifier { notifier in
-            if tookTheRole {
-                notifier.handleTaken { notice in deliverCollected(notice, filledSnapshot: notice.filledSnapshot) }
-            } else {
-                notifier.drain()
+        // What observers do is a consequence of the write (see `EventLog.Event.isConsequence`).
+        EventLog.asConsequence {
+            withNotifier { notifier in
+                if tookTheRole {
+                    notifier.handleTaken { notice in deliverCollected(notice, filledSnapshot: notice.filledSnapshot) }
+                } else {
+                    notifier.drain()
+                }
             }
         }
     }

@@ -23,12 +23,18 @@ extension SessionReplay {
             // The state before the first kept step: step 0's own, or the dropped steps' last.
             var before: (number: Int, input: SessionRecording.Input?, time: Duration, state: SessionRecording.Checkpoint)? =
                 recording.dropped.map { (firstNumber - 1, nil, $0.time, $0.checkpoint) }
-            if start == .recorded, let problem = restore(starting, in: tree) {
-                return Divergence(step: before?.number ?? 0, input: nil, time: .zero, differences: [], problem: problem)
-            }
             var now = Duration.zero
+            if let dropped = recording.dropped {
+                // The time the dropped steps took passes first, so that timers keep the phase they
+                // had; then the stores are set to what those steps led to.
+                await advance(by: dropped.time)
+                now = dropped.time
+            }
+            if start == .recorded, let problem = restore(starting, in: tree) {
+                return Divergence(step: before?.number ?? 0, input: nil, time: now, differences: [], problem: problem)
+            }
             for (index, step) in recording.steps.enumerated() {
-                await clock.settle(by: max(.zero, step.time - now))
+                await advance(by: max(.zero, step.time - now))
                 now = max(now, step.time)
                 if let divergence = compare(tree, with: before) { return divergence }
                 if let input = step.input, let problem = apply(input, in: tree) {
@@ -48,6 +54,18 @@ extension SessionReplay {
             return nil
         }
 
+        /// Advances the clock by `duration`, at most 100 ms at a time, letting what became due run
+        /// after each: a timer wakes at each of its ticks, as it did when the session was recorded,
+        /// rather than once for a long gap (a timer skips the ticks it missed).
+        private func advance(by duration: Duration, isolation: isolated (any Actor)? = #isolation) async {
+            var left = duration
+            repeat {
+                let step = min(left, .milliseconds(100))
+                await clock.settle(by: step)
+                left -= step
+            } while left > .zero
+        }
+
         /// The divergence, if the tree's state is not `before`'s, or the app asked for results
         /// the recording does not have.
         private func compare(
@@ -55,6 +73,10 @@ extension SessionReplay {
             with before: (number: Int, input: SessionRecording.Input?, time: Duration, state: SessionRecording.Checkpoint)?
         ) -> Divergence? {
             guard let before else { return nil }
+            let problems = results.takeProblems()
+            if let problem = problems.first {
+                return Divergence(step: before.number, input: before.input, time: before.time, differences: [], problem: problem)
+            }
             let missing = results.takeMissing()
             if !missing.isEmpty {
                 return Divergence(
@@ -112,7 +134,15 @@ extension SessionReplay {
             case .send(let send):
                 return replay(send, in: tree)
             case .binding(let binding):
-                return set("\(binding.component).\(binding.store)", to: binding.state, in: tree)
+                let name = "\(binding.component).\(binding.store)"
+                guard binding.redacted == true else { return set(name, to: binding.state, in: tree) }
+                guard let substitute = substitutes[name], case .value(let recorded) = binding.state else {
+                    return "it writes a redacted value; pass one in `substitutes` under \(name.debugDescription)"
+                }
+                guard let encodable = substitute as? any Encodable, let value = try? SessionValue(encoding: encodable) else {
+                    return "the substitute for \(name.debugDescription) is not Encodable"
+                }
+                return set(name, to: .value(recorded.replacingRedacted(with: value)), in: tree)
             case .navigation(let navigation):
                 guard let router = tree.property(navigation.router, at: navigation.component) as? Router else {
                     return "the replayed tree has no router \(navigation.component).\(navigation.router)"

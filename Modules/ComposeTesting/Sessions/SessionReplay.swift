@@ -18,8 +18,8 @@ import Foundation
 /// The replay runs in a ``ComposeSandbox`` of its own, on a `TestClock`, and mounts the root with
 /// a ``ComponentTester`` there (with the services `configure` sets). Services' results come
 /// from the recording (see `SessionRecorder.result(named:_:)`), in the order they were recorded.
-/// For each step, in order, it advances the clock to the step's time (letting debounces, timers
-/// and autosaves due by then run), compares every store's state and every router's stack with the
+/// For each step, in order, it advances the clock to the step's time, at most 100 ms at a time
+/// (letting debounces, timers and autosaves due by then run), compares every store's state and every router's stack with the
 /// recording's checkpoint of the step before, then applies the step's input. After the last step
 /// it compares once more. The first difference is reported with the step's number, its input,
 /// and a diff of each store or router that differed.
@@ -75,8 +75,10 @@ public struct SessionReplay: Sendable {
     ///   - root: Makes the root component (called in the replay's sandbox).
     ///   - configure: Replaces services, as ``ComponentTester`` does.
     ///   - navigator: The navigator deep links are opened with.
-    ///   - substitutes: Values to send in place of redacted ones, by emitter label (or
-    ///     `component.emitter` path for an emitter without a label).
+    ///   - substitutes: Values to use in place of redacted ones: a redacted emitter's, by its label
+    ///     (or `component.emitter` path for an emitter without a label); a binding's write to a
+    ///     `Redacted` field, by the store's name (`LogInComponent.state`), the value every redacted
+    ///     field of the written state takes; a service result with redacted fields, by its name.
     ///   - start: Where the replay starts.
     ///   - isolation: Where the tree is mounted and driven: the caller's actor (the main actor for
     ///     a main-actor app's test), by default.
@@ -115,7 +117,7 @@ public struct SessionReplay: Sendable {
         isolation: isolated (any Actor)? = #isolation
     ) async -> Divergence? {
         await withComposeSandbox(label: "SessionReplay(\(recording.root))", clock: .test, isolation: isolation) { sandbox in
-            let results = ReplayedResults(recording)
+            let results = ReplayedResults(recording, substitutes: substitutes)
             return await SessionTaps.current.replaying(from: results, isolation: isolation) {
                 let tester = ComponentTester(root(), services: configure)
                 defer { tester.host.unmount() }
@@ -133,11 +135,14 @@ final class ReplayedResults: SessionResultSource, @unchecked Sendable {  // `sta
     private struct State {
         var results: [String: [SessionRecording.ServiceResult]] = [:]
         var missing: [String] = []
+        var problems: [String] = []
     }
 
     private let state: LockedState<State>
+    private let substitutes: [String: any Sendable]
 
-    init(_ recording: SessionRecording) {
+    init(_ recording: SessionRecording, substitutes: [String: any Sendable]) {
+        self.substitutes = substitutes
         var results: [String: [SessionRecording.ServiceResult]] = [:]
         for step in recording.steps {
             for result in step.results { results[result.name, default: []].append(result) }
@@ -154,6 +159,22 @@ final class ReplayedResults: SessionResultSource, @unchecked Sendable {  // `sta
             let next = left.removeFirst()
             state.results[name] = left
             return next
+        }
+    }
+
+    func substitute(forResult name: String) -> Any? {
+        substitutes[name]
+    }
+
+    func report(_ problem: String) {
+        state.withLock { $0.problems.append(problem) }
+    }
+
+    /// The problems reported since the last call.
+    func takeProblems() -> [String] {
+        state.withLock { state in
+            defer { state.problems = [] }
+            return state.problems
         }
     }
 
