@@ -1,5 +1,6 @@
 import Clocks
 import ComposeTestSupport
+import ComposeTesting
 import Testing
 
 @testable import ComposeEmitters
@@ -64,7 +65,8 @@ import Testing
         defer { [debounced, timer].forEach { $0.cancel() } }
 
         typed.send("a")
-        await clock.advance(by: .seconds(1))
+        // `until:` wakes the timer's task if it reached its sleep only after the clock moved.
+        await clock.advance(by: .seconds(1)) { events.count >= 3 }
         #expect(await events.wait(forCount: 3))
         #expect(
             Set(events.values.map { "\($0.0.dropFirst(label.count)) \($0.1)" }) == [
