@@ -55,8 +55,10 @@ import Foundation
 /// that world's event log, and receives its events one at a time, in order. An input's event
 /// reaches it on the thread that made the input, or right after, from a thread of the same world
 /// that was handing other events over. Inputs from one thread (the main actor, as a UI makes them)
-/// are checkpointed exactly before the next. `stop()` may be called from any thread and records
-/// what has reached the recorder when it begins.
+/// are checkpointed exactly before the next. Steps are taken one at a time (their time read, the
+/// tree checkpointed), so their times never go back. `stop()` may be called from any thread: it
+/// records what has reached the recorder when it begins, an input being recorded at that moment
+/// included. A state's `encode(to:)` runs while a step is taken and must not use the recorder.
 public final class SessionRecorder: Sendable {
     /// The default ``maximumBytes``: 1 MiB.
     public static let defaultMaximumBytes = 1 << 20
@@ -66,6 +68,11 @@ public final class SessionRecorder: Sendable {
     private let tree: SessionTree
     private let start: ComposeClock.Instant
     private let buffer: LockedState<SessionBuffer>
+    /// Held while a step is taken: its time read, the tree's checkpoint, the buffer's transition.
+    /// Inputs, `recording` and `stop()` take it in turn, so steps are recorded in the order of
+    /// their times, and `stop()` waits for an input whose handling began before it. Service
+    /// results take only `buffer`'s lock.
+    private let turn = LockedState<Void>(())
     private let subscription = LockedState<EmitterSubscription?>(nil)
     private let taps: SessionTaps
 
@@ -98,9 +105,11 @@ public final class SessionRecorder: Sendable {
 
     /// The recording so far: as it was stopped, or as if it stopped now.
     public var recording: SessionRecording {
-        let time = elapsed
-        let state = tree.checkpoint()
-        return buffer.withLock { $0.recording(endingAt: time, state: state) }
+        turn.withLock { _ in
+            let time = elapsed
+            let state = tree.checkpoint()
+            return buffer.withLock { $0.recording(endingAt: time, state: state) }
+        }
     }
 
     /// Stops recording: the last step's checkpoint is the tree now. Idempotent.
@@ -113,11 +122,14 @@ public final class SessionRecorder: Sendable {
             return subscription
         }?.cancel()
         taps.remove(self)
-        let time = elapsed
-        let state = tree.checkpoint()
-        return buffer.withLock { buffer in
-            buffer.stop(at: time, state: state)
-            return buffer.recording(endingAt: time, state: state)
+        // After an input whose handling already began: its step is recorded first.
+        return turn.withLock { _ in
+            let time = elapsed
+            let state = tree.checkpoint()
+            return buffer.withLock { buffer in
+                buffer.stop(at: time, state: state)
+                return buffer.recording(endingAt: time, state: state)
+            }
         }
     }
 
@@ -136,10 +148,17 @@ public final class SessionRecorder: Sendable {
     // MARK: Events
 
     private func handle(_ event: EventLog.Event) {
-        guard !event.isConsequence, let subject = event.subject, var input = input(of: event, subject: subject) else { return }
-        // Read before the lock: encoding a state runs the app's code.
-        let time = elapsed
-        let state = tree.checkpoint()
+        guard !event.isConsequence, let subject = event.subject else { return }
+        turn.withLock { _ in
+            guard let input = input(of: event, subject: subject) else { return }
+            take(input, at: elapsed, stateBefore: tree.checkpoint())
+        }
+    }
+
+    /// Records `input`; called in turn (see `turn`). Encoding the state ran the app's code before
+    /// `buffer`'s lock is taken.
+    private func take(_ input: SessionRecording.Input, at time: Duration, stateBefore state: SessionRecording.Checkpoint) {
+        var input = input
         // A binding write that changes nothing a checkpoint shows wrote only a private field.
         if case .binding(var binding) = input, state.stores["\(binding.component).\(binding.store)"] == binding.state,
             binding.state.holdsRedactedValues
