@@ -71,8 +71,9 @@ public final class SessionRecorder: Sendable {
     /// Held while a step is taken: its time read, the tree's checkpoint, the buffer's transition.
     /// Inputs, `recording` and `stop()` take it in turn, so steps are recorded in the order of
     /// their times, and `stop()` waits for an input whose handling began before it. Service
-    /// results take only `buffer`'s lock.
-    private let turn = LockedState<Void>(())
+    /// results take only `buffer`'s lock. It counts the steps taken (a `Void` state would share
+    /// its zero-size storage's address with the lock, which ThreadSanitizer reports as a race).
+    private let turn = LockedState<Int>(0)
     private let subscription = LockedState<EmitterSubscription?>(nil)
     private let taps: SessionTaps
 
@@ -105,7 +106,8 @@ public final class SessionRecorder: Sendable {
 
     /// The recording so far: as it was stopped, or as if it stopped now.
     public var recording: SessionRecording {
-        turn.withLock { _ in
+        turn.withLock { turns in
+            turns += 1
             let time = elapsed
             let state = tree.checkpoint()
             return buffer.withLock { $0.recording(endingAt: time, state: state) }
@@ -123,7 +125,8 @@ public final class SessionRecorder: Sendable {
         }?.cancel()
         taps.remove(self)
         // After an input whose handling already began: its step is recorded first.
-        return turn.withLock { _ in
+        return turn.withLock { turns in
+            turns += 1
             let time = elapsed
             let state = tree.checkpoint()
             return buffer.withLock { buffer in
@@ -149,8 +152,9 @@ public final class SessionRecorder: Sendable {
 
     private func handle(_ event: EventLog.Event) {
         guard !event.isConsequence, let subject = event.subject else { return }
-        turn.withLock { _ in
+        turn.withLock { turns in
             guard let input = input(of: event, subject: subject) else { return }
+            turns += 1
             take(input, at: elapsed, stateBefore: tree.checkpoint())
         }
     }
