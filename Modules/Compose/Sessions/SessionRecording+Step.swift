@@ -2,7 +2,8 @@ extension SessionRecording {
     /// One step of a session: an input, the service results that came back while it was the
     /// latest input, and the tree's state once it had taken effect.
     ///
-    /// Step 0 has no input: its checkpoint is the tree as the recording found it.
+    /// Step 0 has no input: its ``start`` is the tree as the recording found it, and its
+    /// checkpoint the whole state just before the first input.
     public struct Step: Sendable, Equatable, Codable {
         /// The step's number, from 0.
         public var number: Int

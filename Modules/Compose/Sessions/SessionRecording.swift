@@ -12,7 +12,8 @@ import Foundation
 ///    `{"dropped":{"steps":120,"time":61.5,"checkpoint":{...}}}`, with the whole state after the
 ///    last dropped step.
 /// 3. One line per ``Step``, in order: `{"step":3,"time":1.25,"input":{...},"results":[...],"checkpoint":{...}}`.
-///    Step 0 has no input and the whole state; later checkpoints hold what changed.
+///    Step 0 has no input, the tree as the recording found it (`start`), and the whole state
+///    before the first input; later checkpoints hold what changed.
 ///
 /// Members a reader does not know are ignored; a version it does not read is refused, naming
 /// the version (``FormatError``).

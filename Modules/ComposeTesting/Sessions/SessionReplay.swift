@@ -29,7 +29,7 @@ import Foundation
 ///
 /// ## The starting state
 /// With ``Start/recorded`` (the default), stores whose state differs from the recording's
-/// starting state (step 0, or the state after the steps the recording dropped) are set to it
+/// starting state (the tree when it started, or the state after the steps it dropped) are set to it
 /// first, when their state is `Decodable` (a `Redacted` field keeps its value): a tree that
 /// restored saved data when it was recorded starts from that data. Routers are not set: a starting stack the fresh tree does not have is
 /// a divergence at the start. ``Start/fresh`` compares the fresh tree as it is.
