@@ -214,9 +214,6 @@ func checkWhole(_ recording: SessionRecording, _ context: String) {
         }
         #expect(wrong.withLock { $0 } == 0)
         mutations.cancel()
-        // Whether logging is off now depends on the other tests running in this process (the
-        // switch is process-wide): what this test's observers added, they removed.
-
     }
 }
 

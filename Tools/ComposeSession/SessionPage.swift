@@ -15,7 +15,7 @@ struct SessionPage {
     var html: String {
         var body = "<h1>\(escape(recording.root)) · \(escape(title))</h1>\n"
         body += "<p>Schema version \(recording.version), \(recording.steps.count) steps"
-        if let last = recording.steps.last { body += ", \(SessionSummary.format(last.time))" }
+        if let last = recording.steps.last { body += ", \(last.time.sessionDescription)" }
         body += ".</p>\n"
         if let dropped = recording.dropped {
             body += "<p class=\"dropped\">The first \(dropped.steps) steps were dropped to stay under "
@@ -47,7 +47,7 @@ struct SessionPage {
         var html = "<ol class=\"timeline\">\n"
         for step in recording.steps {
             let input = step.input?.description ?? "start"
-            html += "<li><a href=\"#step-\(step.number)\"><span class=\"time\">\(SessionSummary.format(step.time))</span> "
+            html += "<li><a href=\"#step-\(step.number)\"><span class=\"time\">\(step.time.sessionDescription)</span> "
             html += "\(step.number). \(escape(input))</a></li>\n"
         }
         return html + "</ol>\n"
@@ -57,7 +57,7 @@ struct SessionPage {
         _ step: SessionRecording.Step, before: SessionRecording.Checkpoint, after: SessionRecording.Checkpoint
     ) -> String {
         var html = "<section class=\"step\" id=\"step-\(step.number)\">\n"
-        html += "<h2>Step \(step.number) <span class=\"time\">\(SessionSummary.format(step.time))</span></h2>\n"
+        html += "<h2>Step \(step.number) <span class=\"time\">\(step.time.sessionDescription)</span></h2>\n"
         html += "<p class=\"input\">\(escape(step.input?.description ?? "The tree as the recording found it."))</p>\n"
         for result in step.results {
             let value = result.value.map(\.description) ?? "threw: \(result.error ?? "")"

@@ -10,7 +10,7 @@ struct SessionSummary {
 
     var text: String {
         let steps = recording.steps
-        let duration = steps.last.map { Self.format($0.time) } ?? "0.000 s"
+        let duration = steps.last.map { $0.time.sessionDescription } ?? "0.000 s"
         var text = Self.printable(recording.root)
         text += ": schema version \(recording.version), \(steps.count) steps, \(duration)\n"
         if let dropped = recording.dropped {
@@ -18,7 +18,7 @@ struct SessionSummary {
         }
         for step in steps {
             let input = step.input?.description ?? "(start)"
-            var line = "\(Self.pad(String(step.number), 4))  \(Self.pad(Self.format(step.time), 10))  \(input)"
+            var line = "\(Self.pad(String(step.number), 4))  \(Self.pad(step.time.sessionDescription, 10))  \(input)"
             let changed = Self.changed(step.checkpoint)
             if !changed.isEmpty { line += "\n      changed: " + changed.joined(separator: ", ") }
             for result in step.results {
@@ -51,11 +51,5 @@ struct SessionSummary {
 
     static func pad(_ text: String, _ width: Int) -> String {
         String(repeating: " ", count: max(0, width - text.count)) + text
-    }
-
-    /// `1.250 s`.
-    static func format(_ time: Duration) -> String {
-        let milliseconds = Int((Double(time.components.seconds) * 1000 + Double(time.components.attoseconds) / 1e15).rounded())
-        return "\(milliseconds / 1000).\(String(milliseconds % 1000 + 1000).dropFirst()) s"
     }
 }

@@ -191,7 +191,7 @@ public final class SessionRecorder: Sendable {
             }
             return .send(send)
         case .binding:
-            guard let (path, name) = tree.store(subject), let write = event.payload as? BindingWrite else { return nil }
+            guard let (path, name, _) = tree.store(subject), let write = event.payload as? BindingWrite else { return nil }
             return .binding(.init(component: path, store: name, keyPath: write.keyPath, state: .init(of: write.state)))
         case .navigation:
             guard let (path, name, router) = tree.router(subject), let request = event.payload as? NavigationRequest else {

@@ -199,6 +199,13 @@ extension Duration {
         return Double(seconds) + Double(attoseconds / 1_000_000_000) / 1e9
     }
 
+    /// The time as a person reads a step's: `1.250 s` (what the replay's messages and
+    /// `compose-session` print).
+    package var sessionDescription: String {
+        let milliseconds = Int((Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15).rounded())
+        return "\(milliseconds / 1000).\(String(milliseconds % 1000 + 1000).dropFirst()) s"
+    }
+
     /// A time a recording wrote, to the nanosecond it was written with.
     ///
     /// - Throws: `DecodingError` for a time that is negative, not finite, or past what a

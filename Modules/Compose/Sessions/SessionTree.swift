@@ -112,34 +112,30 @@ package final class SessionTree: Sendable {
 
     // MARK: Finding what an event happened to
 
-    /// The component path and property name of the emitter whose core is `subject`.
-    func emitter(_ subject: ObjectIdentifier) -> (path: String, name: String, emitter: any SessionEmitter)? {
+    /// The first stored property of a component of the tree that `match` takes, with the
+    /// component's path and the property's name.
+    private func firstSource<Found>(_ match: (Any) -> Found?) -> (path: String, name: String, found: Found)? {
         for (node, path) in paths() {
             for (name, value) in sources(of: node) {
-                if let emitter = value as? any SessionEmitter, emitter.logSubject == subject { return (path, name, emitter) }
+                if let found = match(value) { return (path, name, found) }
             }
         }
         return nil
+    }
+
+    /// The component path and property name of the emitter whose core is `subject`.
+    func emitter(_ subject: ObjectIdentifier) -> (path: String, name: String, found: any SessionEmitter)? {
+        firstSource { ($0 as? any SessionEmitter).flatMap { $0.logSubject == subject ? $0 : nil } }
     }
 
     /// The component path and property name of the store whose storage is `subject`.
-    func store(_ subject: ObjectIdentifier) -> (path: String, name: String)? {
-        for (node, path) in paths() {
-            for (name, value) in sources(of: node) {
-                if let store = value as? any SessionStore, store.logSubject == subject { return (path, name) }
-            }
-        }
-        return nil
+    func store(_ subject: ObjectIdentifier) -> (path: String, name: String, found: any SessionStore)? {
+        firstSource { ($0 as? any SessionStore).flatMap { $0.logSubject == subject ? $0 : nil } }
     }
 
     /// The component path and property name of `router`.
-    func router(_ subject: ObjectIdentifier) -> (path: String, name: String, router: Router)? {
-        for (node, path) in paths() {
-            for (name, value) in sources(of: node) {
-                if let router = value as? Router, ObjectIdentifier(router) == subject { return (path, name, router) }
-            }
-        }
-        return nil
+    func router(_ subject: ObjectIdentifier) -> (path: String, name: String, found: Router)? {
+        firstSource { ($0 as? Router).flatMap { ObjectIdentifier($0) == subject ? $0 : nil } }
     }
 
     /// The component path and property name of the dynamic component whose storage is `subject`.

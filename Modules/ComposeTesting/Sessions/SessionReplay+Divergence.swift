@@ -27,7 +27,7 @@ extension SessionReplay {
 
         public var description: String {
             let what = input.map { " (\($0))" } ?? (step == 0 ? " (the start)" : "")
-            var text = "Step \(step)\(what), at \(SessionReplay.format(time)), diverged from the recording"
+            var text = "Step \(step)\(what), at \(time.sessionDescription), diverged from the recording"
             if let problem {
                 text += ": \(problem)"
             }
@@ -70,11 +70,5 @@ extension SessionReplay {
             }
         }
         return differences
-    }
-
-    /// `1.250 s`.
-    static func format(_ time: Duration) -> String {
-        let milliseconds = Int((Double(time.components.seconds) * 1000 + Double(time.components.attoseconds) / 1e15).rounded())
-        return "\(milliseconds / 1000).\(String(milliseconds % 1000 + 1000).dropFirst()) s"
     }
 }
