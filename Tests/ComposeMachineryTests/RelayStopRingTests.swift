@@ -72,35 +72,53 @@ import Testing
     /// No ring once a thread has left it: thread H, handling relay R, stops relay S while thread
     /// T handles S; T's handler returns (H may still be asleep in its stop), then T stops R. That
     /// stop must wait for R's call in progress on H to return. Twenty rounds.
+    ///
+    /// The rounds run on a thread of their own, each waiting for its stop with a semaphore: a
+    /// round that awaited on the cooperative pool would wait its turn there twenty times, behind
+    /// whatever the other tests of the process hold it with.
     @Test(.timeLimit(.minutes(2)))
     func aStopAfterItsThreadLeftTheRingWaits() async {
-        for _ in 0..<20 {
-            let r = Relay<Int>()
-            let s = Relay<Int>()
-            let progress = LockedBox(0)  // 1: S's handler in, 2: R's handler stopping S, 3: R's done
-            s.start { _ in
-                progress.mutate { $0 = max($0, 1) }
-                let deadline = ContinuousClock.now + .seconds(5)
-                while progress.value < 2, ContinuousClock.now < deadline { usleep(100) }
-                usleep(1_000)  // R's handler is in its stop of S by now
+        let outcomes = LockedBox<[Bool?]>([])  // per round: whether T's stop returned while R ran
+        await onThreads(1) { _ in
+            for _ in 0..<20 {
+                outcomes.mutate { $0.append(Self.stopAfterLeavingTheRing()) }
             }
-            r.start { _ in
-                let deadline = ContinuousClock.now + .seconds(5)
-                while progress.value < 1, ContinuousClock.now < deadline { usleep(100) }
-                progress.mutate { $0 = 2 }
-                s.stop()
-                usleep(20_000)
-                progress.mutate { $0 = 3 }
-            }
-            let stoppedWhileRRan = LockedBox<Bool?>(nil)
-            startThread {
-                s.send(1)  // T: handles S
-                r.stop()  // T has left S's handler: this stop waits for R's handler
-                stoppedWhileRRan.mutate { $0 = progress.value < 3 }
-            }
-            startThread { r.send(1) }  // H: handles R
-            #expect(await eventually(timeout: .seconds(20)) { stoppedWhileRRan.value != nil })
-            #expect(stoppedWhileRRan.value == false)
         }
+        #expect(outcomes.value == Array(repeating: false, count: 20))
+    }
+
+    /// One round of ``aStopAfterItsThreadLeftTheRingWaits()``, on the calling thread.
+    ///
+    /// - Returns: Whether T's stop of R returned while R's handler was still running, or `nil`
+    ///   if it had not returned after 20 seconds.
+    private static func stopAfterLeavingTheRing() -> Bool? {
+        let r = Relay<Int>()
+        let s = Relay<Int>()
+        let progress = LockedBox(0)  // 1: S's handler in, 2: R's handler stopping S, 3: R's done
+        s.start { _ in
+            progress.mutate { $0 = max($0, 1) }
+            let deadline = ContinuousClock.now + .seconds(5)
+            while progress.value < 2, ContinuousClock.now < deadline { usleep(100) }
+            usleep(1_000)  // R's handler is in its stop of S by now
+        }
+        r.start { _ in
+            let deadline = ContinuousClock.now + .seconds(5)
+            while progress.value < 1, ContinuousClock.now < deadline { usleep(100) }
+            progress.mutate { $0 = 2 }
+            s.stop()
+            usleep(20_000)
+            progress.mutate { $0 = 3 }
+        }
+        let stoppedWhileRRan = LockedBox<Bool?>(nil)
+        let stopped = DispatchSemaphore(value: 0)
+        startThread {
+            s.send(1)  // T: handles S
+            r.stop()  // T has left S's handler: this stop waits for R's handler
+            stoppedWhileRRan.mutate { $0 = progress.value < 3 }
+            stopped.signal()
+        }
+        startThread { r.send(1) }  // H: handles R
+        guard stopped.wait(timeout: .now() + 20) == .success else { return nil }
+        return stoppedWhileRRan.value
     }
 }
