@@ -218,6 +218,7 @@ targets.append(.target(name: "FuzzSupport", path: "Fuzz/Support"))
 for (name, dependencies) in [
     ("DeepLink", ["ComposeRouting"]),
     ("Persistence", ["ComposePersistence", "ComposeRefs", "ComposeStore"]),
+    ("Session", ["Compose"]),
     ("Validation", ["ComposeValidation"]),
 ] {
     targets.append(
