@@ -21,9 +21,15 @@ package struct LockedState<State>: @unchecked Sendable {
 
     /// Creates the guarded value.
     ///
+    /// - Precondition: `State` takes memory (not `Void` or an empty struct): a zero-size state
+    ///   shares its address with the lock, and ThreadSanitizer takes every access to it for a race
+    ///   with the lock. Checked in debug builds; guard a count or a flag instead.
     /// - Complexity: One allocation.
     @inlinable
     package init(_ initial: State) {
+        assert(
+            MemoryLayout<State>.size > 0,
+            "LockedState<\(State.self)>: a zero-size state shares its address with the lock; guard a value that takes memory")
         storage = Storage.create(initial)
     }
 
