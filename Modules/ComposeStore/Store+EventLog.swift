@@ -55,7 +55,7 @@ extension StoreStorage {
     /// Records a mutation in the event log. Reflection makes this slow, which is why the store
     /// keeps the old and new states only while the log is on.
     @usableFromInline
-    func logMutation(old: State, new: State, keyPath: String?) {
+    func logMutation(old: State, new: State, keyPath: AnyKeyPath?) {
         let changes = zip(Mirror(reflecting: old).children, Mirror(reflecting: new).children).compactMap {
             old, new -> StateMutation.Change? in
             let before = LoggedValue.describe(old.value)
@@ -63,7 +63,7 @@ extension StoreStorage {
             guard before != after else { return nil }
             return StateMutation.Change(property: old.label ?? "_", old: before, new: after)
         }
-        EventLog.record(.mutation, source: label, payload: StateMutation(keyPath: keyPath, changes: changes))
+        EventLog.record(.mutation, source: label, payload: StateMutation(keyPath: keyPath.map(Self.describe), changes: changes))
     }
 }
 

@@ -23,7 +23,7 @@ import Testing
 
         await events.wait(forCount: 2)
         let logged = events.values
-        #expect(logged[0].keyPath?.contains("firstName") == true)
+        #expect(logged[0].keyPath == #"\Profile.firstName"#)
         #expect(logged[0].changes.map(\.description) == [#"firstName: "" -> "Jill""#])
         #expect(logged[1].changes.map(\.property) == ["lastName", "age"])
         #expect(logged[1].changes.last?.new == "23")

@@ -53,7 +53,7 @@ extension StoreStorage {
                 }
                 guard !unchanged else { return .unchanged }
                 // Boxed at once: see `States`.
-                let states = wantsStates ? States(old: core.state, new: core.state, keyPath: String(describing: keyPath)) : nil
+                let states = wantsStates ? States(old: core.state, new: core.state, keyPath: keyPath) : nil
                 withUnsafeMutableBytes(of: &core.state) { state in
                     swap(&state.baseAddress!.advanced(by: offset).assumingMemoryBound(to: Value.self).pointee, &outgoing)
                 }

@@ -67,7 +67,9 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
     final class States: @unchecked Sendable {  // `new` is set once, under the store's lock, before the box is shared.
         @usableFromInline let old: State
         @usableFromInline var new: State
-        @usableFromInline let keyPath: String?
+        /// The key path of a keyed write, described only if the event log records the mutation
+        /// (a description costs microseconds, and is made outside the store's lock).
+        @usableFromInline let keyPath: AnyKeyPath?
         /// Whether the commit is a write to an entity the state refers to (`@Ref`): its value
         /// changed (the entity only tells of writes that did), while `old` and `new` are the same
         /// state, referring to the same entity.
@@ -77,7 +79,7 @@ package final class StoreStorage<State: AnyState>: @unchecked Sendable, Observab
         @usableFromInline var referencedValues = ReferencedValues()
 
         @inlinable
-        init(old: State, new: State, keyPath: String? = nil, isReferencedChange: Bool = false) {
+        init(old: State, new: State, keyPath: AnyKeyPath? = nil, isReferencedChange: Bool = false) {
             self.old = old
             self.new = new
             self.keyPath = keyPath
