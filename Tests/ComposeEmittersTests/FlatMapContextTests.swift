@@ -206,12 +206,19 @@ actor LateActorMapStage {
                     heard.record(value)
                 }
             outer.send(1)
-            var sent = 100
-            let arrived = await eventually(timeout: .seconds(60)) {
-                sent += 1
-                innerSource.send(sent)
-                return heard.count > 0
+            // The inner stage is registered on the main actor some time after: a thread sends
+            // until a value arrives (a check that sent and looked at once could find its own
+            // value not delivered yet, after a wait for the pool longer than the timeout).
+            startThread {
+                var sent = 100
+                let deadline = ContinuousClock.now + .seconds(60)
+                while heard.count == 0, ContinuousClock.now < deadline {
+                    sent += 1
+                    innerSource.send(sent)
+                    usleep(1_000)
+                }
             }
+            let arrived = await heard.wait(forCount: 1, timeout: .seconds(60))
             #expect(arrived)
             subscription.cancel()
         }

@@ -56,11 +56,11 @@ import Testing
         #expect(errors.values == [.unwritable(location: "failing", reason: "disk full")])
     }
 
-    @Test func aChangeMadeRightBeforeANormalExitIsSaved() throws {
+    @Test func aChangeMadeRightBeforeANormalExitIsSaved() async throws {
         // The child changes the state twice under a one-minute window and exits at once: the
         // second change is saved by the exit handler.
         let directory = TemporaryDirectory()
-        let result = try ChildProcess.run(["autosave-exit", directory.path, "exit"])
+        let result = try await ChildProcess.run(["autosave-exit", directory.path, "exit"])
         #expect(result == 0)
         let store = Store<Payload>(storage: FilePersistentStorage(key: "exit", directory: directory.url))
         #expect(try store.persistence.restore())

@@ -1,3 +1,4 @@
+import ComposeTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -19,14 +20,16 @@ enum ChildProcess {
         return directory.appendingPathComponent("ComposePersistenceCrashChild")
     }
 
-    /// Runs the child to completion.
+    /// Runs the child to completion, waiting on a thread of its own (see `onAThread`).
     ///
     /// - Returns: Its exit status.
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let process = start(arguments)
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        try await onAThread {
+            let process = start(arguments)
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
     }
 
     static func start(_ arguments: [String]) -> Process {

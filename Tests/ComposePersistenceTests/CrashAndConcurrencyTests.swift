@@ -15,7 +15,7 @@ import Darwin
     /// times: the file must always be one whole save or the other. The kill comes a random time
     /// after the child reports its first or second save, so it lands inside the loop however
     /// fast or slow the child runs (real time is needed here: the kill has to land while the
-    /// child saves).
+    /// child saves). Each round waits for its child on a thread of its own (see `onAThread`).
     @Test(.timeLimit(.minutes(5)))
     func aProcessKilledAtAnyMomentLeavesTheOldSaveOrTheNew() async throws {
         let directory = TemporaryDirectory()
@@ -26,23 +26,26 @@ import Darwin
 
         var seen: [String: Int] = [:]
         for _ in 0..<200 {
-            let child = ChildProcess.start(["save-loop", directory.path, "crash", "200000"])
-            let output = Pipe()
-            child.standardOutput = output
-            try child.run()
-            // Wait for the first save ("A") or the second ("B"), then a random moment more: the
-            // kill lands during the next save or between saves, however slow the machine (a
-            // save can take longer than the random delay under a sanitizer and a loaded disk).
-            let savesToWaitFor = Int.random(in: 1...2)
-            var saves = 0
-            while saves < savesToWaitFor {
-                let data = output.fileHandleForReading.availableData  // blocks until output
-                guard !data.isEmpty else { break }
-                saves += data.count { $0 == UInt8(ascii: "\n") }
+            try await onAThread {
+                let child = ChildProcess.start(["save-loop", directory.path, "crash", "200000"])
+                let output = Pipe()
+                child.standardOutput = output
+                try child.run()
+                // Wait for the first save ("A") or the second ("B"), then a random moment more:
+                // the kill lands during the next save or between saves, however slow the machine
+                // (a save can take longer than the random delay under a sanitizer and a loaded
+                // disk).
+                let savesToWaitFor = Int.random(in: 1...2)
+                var saves = 0
+                while saves < savesToWaitFor {
+                    let data = output.fileHandleForReading.availableData  // blocks until output
+                    guard !data.isEmpty else { break }
+                    saves += data.count { $0 == UInt8(ascii: "\n") }
+                }
+                usleep(UInt32.random(in: 0...20_000))
+                kill(child.processIdentifier, SIGKILL)
+                child.waitUntilExit()
             }
-            try await Task.sleep(for: .microseconds(Int.random(in: 0...20_000)))
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
 
             let reader = Store<Payload>(storage: storage)
             #expect(try reader.persistence.restore(), "the file must exist")
@@ -87,14 +90,17 @@ import Darwin
         #expect(directory.contents == ["shared.json"])
     }
 
-    @Test func processesSavingOneKeyNeverInterleave() throws {
+    @Test func processesSavingOneKeyNeverInterleave() async throws {
         let directory = TemporaryDirectory()
-        let children = (0..<4).map { index in
-            ChildProcess.start(["save-many", directory.path, "shared", "process\(index)", "50", "50000"])
+        let statuses = try await onAThread {
+            let children = (0..<4).map { index in
+                ChildProcess.start(["save-many", directory.path, "shared", "process\(index)", "50", "50000"])
+            }
+            for child in children { try child.run() }
+            for child in children { child.waitUntilExit() }
+            return children.map(\.terminationStatus)
         }
-        for child in children { try child.run() }
-        for child in children { child.waitUntilExit() }
-        #expect(children.allSatisfy { $0.terminationStatus == 0 })
+        #expect(statuses == [0, 0, 0, 0])
         let final = Store<Payload>(storage: FilePersistentStorage(key: "shared", directory: directory.url))
         #expect(try final.persistence.restore())
         #expect(final.state.marker.hasPrefix("process"))
@@ -116,45 +122,57 @@ struct PIDNamespaceTests {
     func aWriterInAnotherPIDNamespaceKeepsItsTemporaryFiles() async throws {
         let directory = TemporaryDirectory()
         try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
-        let child = PIDNamespace.start(ChildProcess.executable.path, ["save-loop", directory.path, "shared", "200000"])
-        let output = Pipe(), errors = Pipe()
-        child.standardOutput = output
-        child.standardError = errors
-        try child.run()
-        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
-        // Wait for the first save, then restore while it keeps saving.
-        _ = output.fileHandleForReading.availableData
-        let reader = Store<Payload>(storage: FilePersistentStorage(key: "shared", directory: directory.url))
-        for _ in 0..<300 {
-            _ = try reader.persistence.restore()
-            #expect(reader.state.filler.count == 200_000)
+        // On a thread of its own: it waits for the child's output (see `onAThread`).
+        let (fillerCounts, writerFailure) = try await onAThread { () throws -> ([Int], String?) in
+            let child = PIDNamespace.start(ChildProcess.executable.path, ["save-loop", directory.path, "shared", "200000"])
+            let output = Pipe(), errors = Pipe()
+            child.standardOutput = output
+            child.standardError = errors
+            try child.run()
+            defer {
+                if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+                child.waitUntilExit()
+            }
+            // Wait for the first save, then restore while it keeps saving.
+            _ = output.fileHandleForReading.availableData
+            let reader = Store<Payload>(storage: FilePersistentStorage(key: "shared", directory: directory.url))
+            var fillerCounts: [Int] = []
+            for _ in 0..<300 {
+                _ = try reader.persistence.restore()
+                fillerCounts.append(reader.state.filler.count)
+            }
+            guard child.isRunning else {
+                return (fillerCounts, String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))
+            }
+            return (fillerCounts, nil)
         }
-        #expect(
-            child.isRunning, "the writer failed: \(String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))")
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
+        #expect(fillerCounts.allSatisfy { $0 == 200_000 })
+        #expect(writerFailure == nil, "the writer failed: \(writerFailure ?? "")")
     }
 
     /// The same rule, seen directly: a temporary file whose writer (in another PID namespace,
     /// under a pid unknown here) holds the directory lock is kept.
-    @Test func aLockedTemporaryFileOfAnUnknownPIDIsKept() throws {
+    @Test func aLockedTemporaryFileOfAnUnknownPIDIsKept() async throws {
         let directory = TemporaryDirectory()
         try directory.write("in progress", to: ".k.json.999999.1.tmp")
-        // flock(1) holds a shared lock on the directory, as a writer does, from a new namespace.
-        let holder = PIDNamespace.start("/usr/bin/flock", ["--shared", directory.path, "sleep", "30"])
-        try holder.run()
-        defer {
-            kill(holder.processIdentifier, SIGKILL)
-            holder.waitUntilExit()
+        // On a thread of its own: it waits for the lock and the holder (see `onAThread`).
+        try await onAThread {
+            // flock(1) holds a shared lock on the directory, as a writer does, from a new namespace.
+            let holder = PIDNamespace.start("/usr/bin/flock", ["--shared", directory.path, "sleep", "30"])
+            try holder.run()
+            defer {
+                kill(holder.processIdentifier, SIGKILL)
+                holder.waitUntilExit()
+            }
+            // Wait until the lock is held: our exclusive attempt fails.
+            let probe = open(directory.path, O_RDONLY | O_DIRECTORY)
+            defer { close(probe) }
+            while flock(probe, LOCK_EX | LOCK_NB) == 0 {
+                flock(probe, LOCK_UN)
+                usleep(1_000)
+            }
+            _ = try FilePersistentStorage(key: "k", directory: directory.url).read()
         }
-        // Wait until the lock is held: our exclusive attempt fails.
-        let probe = open(directory.path, O_RDONLY | O_DIRECTORY)
-        defer { close(probe) }
-        while flock(probe, LOCK_EX | LOCK_NB) == 0 {
-            flock(probe, LOCK_UN)
-            usleep(1_000)
-        }
-        _ = try FilePersistentStorage(key: "k", directory: directory.url).read()
         #expect(directory.contents == [".k.json.999999.1.tmp"])
     }
 }

@@ -32,3 +32,14 @@ public func startThread(_ body: @escaping @Sendable () -> Void) {
     thread.stackSize = 1 << 20
     thread.start()
 }
+
+/// Runs `body` on a thread of its own and returns what it returns, or throws what it throws.
+///
+/// For a test that blocks (waits for a child process, reads a pipe, spins until a lock is
+/// held): blocking in the test's own task holds one of the cooperative pool's threads (one per
+/// core), and two such tests at once stall every other test of the process.
+public func onAThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+        startThread { continuation.resume(with: Result { try body() }) }
+    }
+}
