@@ -1,6 +1,7 @@
 import Clocks
 import ComposeTestSupport
 import ComposeTesting
+import Foundation
 import Testing
 
 @testable import ComposeEmitters
@@ -50,6 +51,50 @@ import Testing
 
         #expect(await events.wait(forCount: 2))
         #expect(events.values.map(\.1) == [false, true])
+    }
+
+    /// A value sent from another thread reaches a main-actor handler later, in a task on the main
+    /// actor: that handler's send is a consequence.
+    @Test func aMainActorHandlerHeardFromAnotherThreadSendsAsAConsequence() async {
+        let label = "EventLogConsequenceTests.\(#function)"
+        let (events, subscription) = Self.observe(label)
+        defer { subscription.cancel() }
+        let tap = ValueEmitter<Int>(label: label + ".tap")
+        let echo = ValueEmitter<Int>(label: label + ".echo")
+        let tapped = tap += { @MainActor value in echo.send(value) }
+        defer { tapped.cancel() }
+
+        await onThreads(1) { _ in tap.send(1) }
+
+        #expect(await events.wait(forCount: 2))
+        #expect(events.values.map(\.0) == [label + ".tap", label + ".echo"])
+        #expect(events.values.map(\.1) == [false, true])
+    }
+
+    /// The same after a `flatMap` whose transform is on the main actor: its inner values are
+    /// handed over there, and a nonisolated handler after it sends as a consequence.
+    @Test func aHandlerAfterAMainActorFlatMapSendsAsAConsequence() async {
+        let label = "EventLogConsequenceTests.\(#function)"
+        let (events, subscription) = Self.observe(label + ".echo")
+        defer { subscription.cancel() }
+        let tap = ValueEmitter<Int>(label: label + ".tap")
+        let inner = ValueEmitter<Int>(label: label + ".inner")
+        let echo = ValueEmitter<Int>(label: label + ".echo")
+        let tapped = tap.flatMap { @MainActor _ in inner } += { value in echo.send(value) }
+        defer { tapped.cancel() }
+
+        tap.send(1)
+        // The inner emitter is subscribed on the main actor some time after: a thread sends
+        // into it until the handler has heard a value.
+        await onThreads(1) { _ in
+            let deadline = ContinuousClock.now + .seconds(60)
+            while events.count == 0, ContinuousClock.now < deadline {
+                inner.send(2)
+                usleep(1_000)
+            }
+        }
+
+        #expect(events.values.first?.1 == true)
     }
 
     @Test func whatATimerOrADebounceSendsIsAConsequence() async {

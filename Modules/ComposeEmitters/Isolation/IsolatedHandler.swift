@@ -47,7 +47,9 @@ package enum IsolatedHandler {
         let handler = ObservationScope.currentHandlerContext.map { handler.called(inside: $0) } ?? handler
         guard let isolation = handler.isolation else { return IsolatedSubscriber(handler: handler.nonisolatedFunction) }
         let relay = Relay<Value>(running: .isolated(isolation))
-        relay.start { value in handler.callAssumingIsolation(value) }
+        // A value sent elsewhere is handled later, in a task of the relay's: the handler is still
+        // delivering it, and what it records is a consequence (see `EventLog.asConsequence`).
+        relay.start { value in EventLog.asConsequence { handler.callAssumingIsolation(value) } }
         return IsolatedSubscriber(relay: relay)
     }
 }

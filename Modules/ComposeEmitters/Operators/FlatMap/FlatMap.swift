@@ -27,18 +27,22 @@ extension Emitters {
             let downstream = relay.register(
                 HandlerContext.inCurrent { [weak relay] event in
                     guard let relay else { return }
-                    switch event {
-                    case .outer(let value):
-                        guard case .follow(let tag) = machine.value.receivedOuter() else { return }
-                        // Values already on their way from the old inner emitter carry an old tag
-                        // and are dropped below.
-                        let inner = context.run { transform.callAssumingIsolation(value) }
-                        let subscription = context.register({ relay.send(.inner($0, generation: tag)) }) {
-                            inner.register($0)
+                    // Handled on the transform's actor, perhaps in a task of the relay's: a
+                    // delivery, whose sends are consequences (see `EventLog.asConsequence`).
+                    EventLog.asConsequence {
+                        switch event {
+                        case .outer(let value):
+                            guard case .follow(let tag) = machine.value.receivedOuter() else { return }
+                            // Values already on their way from the old inner emitter carry an old tag
+                            // and are dropped below.
+                            let inner = context.run { transform.callAssumingIsolation(value) }
+                            let subscription = context.register({ relay.send(.inner($0, generation: tag)) }) {
+                                inner.register($0)
+                            }
+                            current.replace(with: subscription)
+                        case .inner(let value, let tag):
+                            if machine.value.receivedInner(generation: tag) == .emit { handler(value) }
                         }
-                        current.replace(with: subscription)
-                    case .inner(let value, let tag):
-                        if machine.value.receivedInner(generation: tag) == .emit { handler(value) }
                     }
                 })
             let upstream = self.upstream.register { relay.send(.outer($0)) }
