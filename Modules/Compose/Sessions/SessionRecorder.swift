@@ -42,7 +42,8 @@ import Foundation
 /// ``Redacted`` fields of states and results are written as `"<redacted>"`. The file is kept
 /// under `maximumBytes`: when it would grow past it, the oldest steps are dropped (down to three
 /// quarters of it) and a marker says how many, with the whole state after the last one dropped.
-/// The latest completed step is always kept.
+/// The latest completed step is always kept: the file is over its limit only when it holds the
+/// header, the marker and that step, and nothing more.
 ///
 /// ## Cost
 /// While no recorder (and no other observer of the `EventLog`) exists, nothing: the emitters

@@ -73,6 +73,24 @@ import Testing
         #expect((recording.dropped?.steps ?? 0) + recording.steps.count == 502)
     }
 
+    /// A state under the limit but over half of it: the marker (which holds the whole state) and
+    /// the latest step (which holds what changed) together can be over the limit. Then, and only
+    /// then, the file is over it: it holds the header, the marker and the latest step, nothing
+    /// more. A recording written from it is as large as the buffer says.
+    @Test func theFileIsOverItsSizeOnlyWithTheMarkerAndTheLatestStep() {
+        let maximum = 4096
+        var buffer = SessionBuffer(root: "App", maximumBytes: maximum)
+        for index in 0..<20 {
+            let text = String(repeating: Character(UnicodeScalar(UInt8(97 + index % 26))), count: 3_900)
+            buffer.begin(Self.tap, at: .seconds(index), stateBefore: Checkpoint(stores: ["App.state": .value(.string(text))]))
+            #expect(buffer.bytes <= maximum || buffer.kept.count == 1, "\(buffer.bytes) bytes in \(buffer.kept.count) steps")
+            let written = SessionRecording(
+                root: "App", maximumBytes: maximum, dropped: buffer.dropped, steps: buffer.kept.map(\.step))
+            #expect(written.jsonLines.count == buffer.bytes)
+        }
+        #expect(buffer.bytes > maximum)  // the case this test is about happened
+    }
+
     /// A single step larger than the limit is kept: the latest step is never dropped.
     @Test func aStepLargerThanTheLimitIsKept() {
         var buffer = SessionBuffer(root: "App", maximumBytes: 4096)
