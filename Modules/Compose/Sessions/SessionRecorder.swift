@@ -110,7 +110,8 @@ public final class SessionRecorder: Sendable {
         turn.withLock { turns in
             turns += 1
             let time = elapsed
-            let state = tree.checkpoint()
+            // Not a step: numbers no instance (a replay does not look at the tree here).
+            let state = tree.checkpoint(numbering: false)
             return buffer.withLock { $0.recording(endingAt: time, state: state) }
         }
     }

@@ -12,8 +12,11 @@ import Foundation
 /// A component's path is its node's id (`NotesApp/list/detail`), except that an instance of an
 /// `InstanceComponent` is numbered in the order the session first saw it (`Board/cards[#2]`),
 /// since its `UUID` is new in every run. Instances are numbered by walking the whole tree,
-/// parents first, each time the session looks at it: a recording and its replay look at the same
-/// moments, so an app that behaves the same numbers its instances the same.
+/// parents first, at the moments a recording and its replay both look at it: each step's
+/// checkpoint, and the replay finding an input's component. So an app that behaves the same
+/// numbers its instances the same. Other looks (finding what an event happened to, a snapshot of
+/// the recording so far) name an instance not numbered yet as the next walk that numbers would,
+/// without numbering it.
 package final class SessionTree: Sendable {
     let core: HostCore
     private let ordinals = LockedState<[UUID: Int]>([:])
@@ -32,16 +35,20 @@ package final class SessionTree: Sendable {
         core.tree.withLock { $0.root }?.typeName ?? "?"
     }
 
-    /// Every node, parents first, with its path; numbers the instances not seen before.
-    package func paths() -> [(node: ComponentNode, path: String)] {
+    /// Every node, parents first, with its path.
+    ///
+    /// - Parameter numbering: Whether the instances not seen before keep the numbers this walk
+    ///   gives them (at the moments the recording and its replay share; see ``SessionTree``).
+    package func paths(numbering: Bool = true) -> [(node: ComponentNode, path: String)] {
         let nodes = core.tree.withLock { $0.root }.map(core.subtree(of:)) ?? []
+        var unnumbered = numbering ? [:] : ordinals.withLock { $0 }
         var paths: [ObjectIdentifier: String] = [:]
         var result: [(node: ComponentNode, path: String)] = []
         result.reserveCapacity(nodes.count)
         for node in nodes {
             var segment = node.name
             if let entry = node.slotEntry?.entry, case .instance(let id) = entry.id {
-                segment += "[#\(ordinal(of: id))]"
+                segment += "[#\(numbering ? ordinal(of: id) : Self.ordinal(of: id, in: &unnumbered))]"
             }
             let path = node.parentNode.flatMap { paths[ObjectIdentifier($0)] }.map { $0 + "/" + segment } ?? segment
             paths[ObjectIdentifier(node)] = path
@@ -51,11 +58,13 @@ package final class SessionTree: Sendable {
     }
 
     private func ordinal(of id: UUID) -> Int {
-        ordinals.withLock { ordinals in
-            if let known = ordinals[id] { return known }
-            ordinals[id] = ordinals.count + 1
-            return ordinals.count
-        }
+        ordinals.withLock { Self.ordinal(of: id, in: &$0) }
+    }
+
+    private static func ordinal(of id: UUID, in ordinals: inout [UUID: Int]) -> Int {
+        if let known = ordinals[id] { return known }
+        ordinals[id] = ordinals.count + 1
+        return ordinals.count
     }
 
     /// The stored properties of `node` that are emitters, stores or routers, by name.
@@ -79,9 +88,12 @@ package final class SessionTree: Sendable {
     // MARK: Checkpoints
 
     /// The whole state of the tree's stores and routers now.
-    package func checkpoint() -> SessionRecording.Checkpoint {
+    ///
+    /// - Parameter numbering: Whether new instances keep their numbers: `false` for a look that
+    ///   is not a step's checkpoint (a snapshot of the recording so far).
+    package func checkpoint(numbering: Bool = true) -> SessionRecording.Checkpoint {
         var checkpoint = SessionRecording.Checkpoint()
-        let paths = self.paths()
+        let paths = self.paths(numbering: numbering)
         let byNode = Self.table(paths)
         for (node, path) in paths {
             for (name, value) in sources(of: node) {
@@ -95,9 +107,9 @@ package final class SessionTree: Sendable {
         return checkpoint
     }
 
-    /// `routes`, as the paths of the components they show on `router`.
+    /// `routes`, as the paths of the components they show on `router` (numbering no instance).
     package func stack(of routes: [Route], on router: Router) -> [String] {
-        stack(of: routes, on: router, paths: Self.table(paths()))
+        stack(of: routes, on: router, paths: Self.table(paths(numbering: false)))
     }
 
     private func stack(of routes: [Route], on router: Router, paths: [ObjectIdentifier: String]) -> [String] {
@@ -115,7 +127,7 @@ package final class SessionTree: Sendable {
     /// The first stored property of a component of the tree that `match` takes, with the
     /// component's path and the property's name.
     private func firstSource<Found>(_ match: (Any) -> Found?) -> (path: String, name: String, found: Found)? {
-        for (node, path) in paths() {
+        for (node, path) in paths(numbering: false) {
             for (name, value) in sources(of: node) {
                 if let found = match(value) { return (path, name, found) }
             }
@@ -140,7 +152,7 @@ package final class SessionTree: Sendable {
 
     /// The component path and property name of the dynamic component whose storage is `subject`.
     func dynamic(_ subject: ObjectIdentifier) -> (path: String, name: String)? {
-        for (node, path) in paths() {
+        for (node, path) in paths(numbering: false) {
             for field in node.layout.fields where field.kind == .dynamic {
                 if ObjectIdentifier(field.slot(of: node.component)) == subject { return (path, field.name) }
             }
@@ -150,6 +162,6 @@ package final class SessionTree: Sendable {
 
     /// The path of the node `subject`.
     func node(_ subject: ObjectIdentifier) -> String? {
-        paths().first { ObjectIdentifier($0.node) == subject }?.path
+        paths(numbering: false).first { ObjectIdentifier($0.node) == subject }?.path
     }
 }
