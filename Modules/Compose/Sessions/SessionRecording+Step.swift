@@ -206,16 +206,19 @@ extension Duration {
         return "\(milliseconds / 1000).\(String(milliseconds % 1000 + 1000).dropFirst()) s"
     }
 
-    /// A time a recording wrote, to the nanosecond it was written with.
+    /// A time a recording wrote: to the nanosecond it was written with under 2^23 seconds (about
+    /// 97 days, where a double's step is under half a nanosecond), to a double's precision past
+    /// it (under 2 µs).
     ///
     /// - Throws: `DecodingError` for a time that is negative, not finite, or past what a
-    ///   `Duration` of nanoseconds holds (about 292 years).
+    ///   `Duration` of nanoseconds holds (about 292 years). The largest, written as a double,
+    ///   rounds up to 2^63 nanoseconds, one past it: it is read as the largest.
     init<Key: CodingKey>(recordedSeconds seconds: Double, in container: KeyedDecodingContainer<Key>, key: Key) throws {
         let nanoseconds = (seconds * 1e9).rounded()
-        guard seconds >= 0, let exact = Int64(exactly: nanoseconds) else {
+        guard seconds >= 0, nanoseconds <= Double(Int64.max) else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: container, debugDescription: "\(seconds) is not a time a recording writes (seconds from 0)")
         }
-        self = .nanoseconds(exact)
+        self = .nanoseconds(Int64(exactly: nanoseconds) ?? .max)
     }
 }

@@ -98,6 +98,29 @@ struct SessionReplayEdgeTests {
         #expect(throws: SessionRecording.FormatError.self) { try SessionRecording(jsonLines: Data(text.utf8)) }
     }
 
+    /// Times are read back as written: to the nanosecond under 2^23 s, within 2 µs up to the
+    /// largest a `Duration` of nanoseconds holds, which reads back as itself.
+    @Test func timesReadBackAsWritten() throws {
+        func readBack(_ time: Duration) throws -> Duration {
+            let recording = SessionRecording(
+                root: "X", maximumBytes: 4096, steps: [.init(number: 0, time: time, input: nil, checkpoint: .init())])
+            return try SessionRecording(jsonLines: recording.jsonLines).steps[0].time
+        }
+        for seconds: Int64 in [0, 1, 1_000, 1_000_000, 8_000_000] {
+            for nanoseconds: Int64 in [0, 1, 7, 999_999_999] {
+                let time = Duration.seconds(seconds) + .nanoseconds(nanoseconds)
+                #expect(try readBack(time) == time)
+            }
+        }
+        for seconds: Int64 in [9_000_000, 1_000_000_000, 9_000_000_000] {
+            let time = Duration.seconds(seconds) + .nanoseconds(123_456_789)
+            let read = try readBack(time)
+            #expect(read - time < .microseconds(2) && time - read < .microseconds(2))
+        }
+        let largest = Duration.nanoseconds(Int64.max)
+        #expect(try readBack(largest) == largest)
+    }
+
     @Test func stepNumbersAtTheEndOfIntAreRefused() throws {
         let text = #"""
             {"format":"compose-session","maximumBytes":4096,"root":"X","version":1}
