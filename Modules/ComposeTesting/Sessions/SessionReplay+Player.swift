@@ -56,16 +56,10 @@ extension SessionReplay {
 
         /// Advances the clock by `duration`, at most 100 ms at a time, letting what became due run
         /// after each: a timer wakes at each of its ticks, as it did when the session was recorded,
-        /// rather than once for a long gap (a timer skips the ticks it missed). Once nothing sleeps
-        /// on the clock, nothing can wake: the rest of the gap passes at once (an idle hour costs
-        /// what an idle moment does).
+        /// rather than once for a long gap (a timer skips the ticks it missed).
         private func advance(by duration: Duration, isolation: isolated (any Actor)? = #isolation) async {
             var left = duration
             repeat {
-                if left > .milliseconds(100), (try? await clock.checkSuspension()) != nil {
-                    await clock.settle(by: left)
-                    return
-                }
                 let step = min(left, .milliseconds(100))
                 await clock.settle(by: step)
                 left -= step
