@@ -214,11 +214,17 @@ extension Duration {
     ///   `Duration` of nanoseconds holds (about 292 years). The largest, written as a double,
     ///   rounds up to 2^63 nanoseconds, one past it: it is read as the largest.
     init<Key: CodingKey>(recordedSeconds seconds: Double, in container: KeyedDecodingContainer<Key>, key: Key) throws {
-        let nanoseconds = (seconds * 1e9).rounded()
-        guard seconds >= 0, nanoseconds <= Double(Int64.max) else {
+        guard seconds >= 0, (seconds * 1e9).rounded() <= Double(Int64.max) else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: container, debugDescription: "\(seconds) is not a time a recording writes (seconds from 0)")
         }
-        self = .nanoseconds(Int64(exactly: nanoseconds) ?? .max)
+        // Whole seconds and the fraction apart: the fraction is exact (a double minus its whole
+        // part), so the only error left is the half step of the double written, under half a
+        // nanosecond below 2^23 s. Scaling the whole double would add its own rounding.
+        let whole = seconds.rounded(.down)
+        let fraction = Int64(((seconds - whole) * 1e9).rounded())
+        let (total, overflow) = Int64(whole).multipliedReportingOverflow(by: 1_000_000_000)
+        let (sum, overflowAgain) = total.addingReportingOverflow(fraction)
+        self = .nanoseconds(overflow || overflowAgain ? .max : sum)
     }
 }

@@ -96,6 +96,16 @@ struct SessionReplayEdgeTests {
                 #expect(try readBack(time) == time)
             }
         }
+        // Random times under 2^23 s, most of them in the last doubling, where a double's step is
+        // closest to a nanosecond.
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<5_000 {
+            let low: Int64 = index.isMultiple(of: 4) ? 0 : 4_194_304 * 1_000_000_000
+            let time = Duration.nanoseconds(Int64.random(in: low..<(8_388_608 * 1_000_000_000), using: &generator))
+            let read = try readBack(time)
+            #expect(read == time, "\(time) read back as \(read)")
+            if read != time { break }
+        }
         for seconds: Int64 in [9_000_000, 1_000_000_000, 9_000_000_000] {
             let time = Duration.seconds(seconds) + .nanoseconds(123_456_789)
             let read = try readBack(time)
