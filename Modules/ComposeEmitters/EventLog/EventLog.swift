@@ -151,6 +151,12 @@ public enum EventLog {
     @TaskLocal
     private static var isDelivering = false
 
+    /// Whether what runs now is a consequence (see ``asConsequence(_:)``): for work queued now
+    /// and run later on a task of its own, which carries no task-local value.
+    package static var isConsequence: Bool {
+        isDelivering
+    }
+
     /// Runs `body` as a consequence of an event: what it records is marked
     /// ``Event/isConsequence``. While logging is off, runs `body` and nothing more.
     ///

@@ -37,6 +37,10 @@ final class StateQueue<State: AnyState>: Sendable {
         }
 
         let work: Work
+        /// Where the piece was queued: the scope's context (a tree's world and services) and
+        /// whether a delivery queued it, which a piece running later, on another task, keeps.
+        let context = ObservationScope.currentHandlerContext
+        let isConsequence = EventLog.isConsequence
 
         /// Where the piece must run; `nil` for anywhere.
         var isolation: (any Actor)? {
@@ -54,10 +58,14 @@ final class StateQueue<State: AnyState>: Sendable {
         }
 
         func run(on storage: StoreStorage<State>) {
-            switch work {
-            case .mutation(let mutation): storage.mutate { mutation.callAssumingIsolation(&$0) }
-            case .read(let read): read.callAssumingIsolation(storage.read())
+            let call = {
+                switch work {
+                case .mutation(let mutation): storage.mutate { mutation.callAssumingIsolation(&$0) }
+                case .read(let read): read.callAssumingIsolation(storage.read())
+                }
             }
+            let inContext = { if let context { context.around(call) } else { call() } }
+            if isConsequence { EventLog.alwaysAsConsequence(inContext) } else { inContext() }
         }
     }
 
