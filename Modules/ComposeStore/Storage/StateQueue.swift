@@ -37,7 +37,7 @@ final class StateQueue<State: AnyState>: Sendable {
         }
 
         let work: Work
-        /// Where the piece was queued: the scope's context (a tree's world and services) and
+        /// Where the piece was queued: the scope's context (a tree's services and clock) and
         /// whether a delivery queued it, which a piece running later, on another task, keeps.
         let context = ObservationScope.currentHandlerContext
         let isConsequence = EventLog.isConsequence
