@@ -118,7 +118,11 @@ private struct Agenda: AnyState {
         let date = "\(String(reflecting: Date.self))(timeIntervalSinceReferenceDate: nan)"
         let tree = Reply.thread(depth: 30, date: bad)
         #expect(LoggedValue.describe(tree).contains(date))
-        let nested: [[[[[[[[[[[[[[[[[[[[Date]]]]]]]]]]]]]]]]]]]] = [[[[[[[[[[[[[[[[[[[[bad]]]]]]]]]]]]]]]]]]]]
+        // Built by calls, its type inferred: the type checker takes a minute over a literal, or
+        // a type written out, nested 20 deep, in every build of this target.
+        func wrap<Element>(_ element: Element) -> [Element] { [element] }
+        let nested = wrap(  // [[...[Date]...]], 20 deep
+            wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(wrap(bad))))))))))))))))))))
         #expect(LoggedValue.describe(nested) == String(repeating: "[", count: 20) + date + String(repeating: "]", count: 20))
     }
 }

@@ -202,8 +202,11 @@ extension Duration {
     /// The time as a person reads a step's: `1.250 s` (what the replay's messages and
     /// `compose-session` print).
     package var sessionDescription: String {
-        let milliseconds = Int((Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15).rounded())
-        return "\(milliseconds / 1000).\(String(milliseconds % 1000 + 1000).dropFirst()) s"
+        let (seconds, attoseconds) = components
+        let exact: Double = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        let milliseconds = Int(exact.rounded())
+        let fraction: String = String(String(milliseconds % 1000 + 1000).dropFirst())
+        return "\(milliseconds / 1000).\(fraction) s"
     }
 
     /// A time a recording wrote: to the nanosecond it was written with under 2^23 seconds (about
