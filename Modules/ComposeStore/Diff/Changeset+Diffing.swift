@@ -187,6 +187,9 @@ struct IdentityMatching {
 
     @inlinable
     mutating func record(old: Int, new: Int) {
+        // Each element is matched once: the moves below place every kept element once and stop
+        // only when they have (a second match would leave them looking for it forever).
+        assert(oldToNew[old] < 0 && newToOld[new] < 0, "IdentityMatching: old \(old) or new \(new) matched twice")
         oldToNew[old] = Int32(truncatingIfNeeded: new)
         newToOld[new] = Int32(truncatingIfNeeded: old)
         keptCount += 1
