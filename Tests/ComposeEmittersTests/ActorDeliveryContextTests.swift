@@ -51,7 +51,7 @@ actor QueueExecutorActor {
             }
             done.raise()
         }
-        #expect(await eventually(timeout: .seconds(60)) { done.isRaised && actor.heard.value.count == 200 })
+        #expect(await eventually { done.isRaised && actor.heard.value.count == 200 })
         #expect(actor.heard.value == (0..<200).map { "\($0):none" })
         subscription.cancel()
     }
@@ -66,7 +66,7 @@ actor QueueExecutorActor {
                 for index in 0..<200 { emitter.send(index) }
             }.value
         }
-        #expect(await eventually(timeout: .seconds(60)) { actor.heard.value.count == 200 })
+        #expect(await eventually { actor.heard.value.count == 200 })
         #expect(actor.heard.value == (0..<200).map { "\($0):none" })
         subscription.cancel()
     }
@@ -80,7 +80,7 @@ actor QueueExecutorActor {
         let forward = await actor.subscribeForwarding(first, to: second)
         let heard = await actor.subscribe(second)
         for index in 0..<50 { first.send(index) }
-        #expect(await eventually(timeout: .seconds(60)) { actor.heard.value.count == 150 })
+        #expect(await eventually { actor.heard.value.count == 150 })
         let received = actor.heard.value.filter { $0.contains(":") }
         #expect(received == (0..<50).map { "\($0):none" })
         forward.cancel()
@@ -100,7 +100,7 @@ actor QueueExecutorActor {
                 for index in 0..<250 { emitter.send(sender * 1_000 + index) }
             }
             #expect(
-                await eventually(timeout: .seconds(60)) { actor.heard.value.count == 1_000 && mainHeard.value.count == 1_000 })
+                await eventually { actor.heard.value.count == 1_000 && mainHeard.value.count == 1_000 })
             let actorValues = actor.heard.value.map { Int($0.split(separator: ":")[0])! }
             for sender in 0..<4 {
                 let mine = actorValues.filter { $0 / 1_000 == sender }
@@ -131,7 +131,7 @@ actor QueueExecutorActor {
                 emitter.send(1)
                 sent.raise()
             }
-            let deadline = ContinuousClock.now + .seconds(60)
+            let deadline = ContinuousClock.now + testWaitLimit
             while !sent.isRaised, ContinuousClock.now < deadline { usleep(20) }
             emitter.send(2)
             #expect(heard.value == [1, 2], "round \(round)")
@@ -248,10 +248,10 @@ actor QueueExecutorActor {
             for index in 0..<500 { outer.send(index) }
             done.raise()
         }
-        #expect(await eventually(timeout: .seconds(60)) { done.isRaised })
+        #expect(await eventually { done.isRaised })
         // Once the main actor has run every transform, only the newest inner emitter is alive, and
         // the scope has the flatMap's subscription and the inner one it follows.
-        let settled = await eventually(timeout: .seconds(60)) {
+        let settled = await eventually {
             made.value.count == 500 && made.value.filter { $0.object != nil }.count <= 1
                 && scope.activeSubscriptionCount == 2
         }

@@ -87,7 +87,7 @@ import Testing
         // The inner emitter is subscribed on the main actor some time after: a thread sends
         // into it until the handler has heard a value.
         await onThreads(1) { _ in
-            let deadline = ContinuousClock.now + .seconds(60)
+            let deadline = ContinuousClock.now + testWaitLimit
             while events.count == 0, ContinuousClock.now < deadline {
                 inner.send(2)
                 usleep(1_000)

@@ -89,7 +89,7 @@ actor LateActorMapStage {
         #expect(!followed.isCancelled)
 
         innerSource.send(42)
-        let arrived = await heard.wait(forCount: 1, timeout: .seconds(60))
+        let arrived = await heard.wait(forCount: 1)
         #expect(arrived, "the flatMap's subscription (no scope, not cancelled) heard nothing: \(heard.values)")
         #expect(heard.values == [42])
         followed.cancel()
@@ -111,7 +111,7 @@ actor LateActorMapStage {
         }
         other.end()
         innerSource.send(42)
-        #expect(await heard.wait(forCount: 1, timeout: .seconds(60)))
+        #expect(await heard.wait(forCount: 1))
         #expect(heard.values == [42])
         followed.cancel()
     }
@@ -141,7 +141,7 @@ actor LateActorMapStage {
         // Wait until the transform has run and subscribed to `inner`: a send on `innerSource`
         // reaches the stage only then. Keep sending (each a new value) until one is heard.
         var sent = 100
-        let arrived = await eventually(timeout: .seconds(60)) {
+        let arrived = await eventually {
             sent += 1
             innerSource.send(sent)
             return heard.count > 0
@@ -170,7 +170,7 @@ actor LateActorMapStage {
         }
         other.end()
         var sent = 100
-        let arrived = await eventually(timeout: .seconds(60)) {
+        let arrived = await eventually {
             sent += 1
             innerSource.send(sent)
             return heard.count > 0
@@ -211,18 +211,18 @@ actor LateActorMapStage {
             // value not delivered yet, after a wait for the pool longer than the timeout).
             startThread {
                 var sent = 100
-                let deadline = ContinuousClock.now + .seconds(60)
+                let deadline = ContinuousClock.now + testWaitLimit
                 while heard.count == 0, ContinuousClock.now < deadline {
                     sent += 1
                     innerSource.send(sent)
                     usleep(1_000)
                 }
             }
-            let arrived = await heard.wait(forCount: 1, timeout: .seconds(60))
+            let arrived = await heard.wait(forCount: 1)
             #expect(arrived)
             subscription.cancel()
         }
-        let all = await released.wait(forCount: 3, timeout: .seconds(60))
+        let all = await released.wait(forCount: 3)
         #expect(all, "released: \(released.values)")
         _ = (outer, innerSource)
     }
@@ -264,10 +264,10 @@ actor LateActorMapStage {
                 closed.raise()
                 cancelled.raise()
             }
-            #expect(await eventually(timeout: .seconds(60)) { cancelled.isRaised })
+            #expect(await eventually { cancelled.isRaised })
             try? await Task.sleep(for: .milliseconds(2))
             stop.raise()
-            #expect(await eventually(timeout: .seconds(60)) { senderDone.isRaised })
+            #expect(await eventually { senderDone.isRaised })
             lateTotal +=
                 stage.late.load(ordering: .relaxed) + lateFilter.load(ordering: .relaxed)
                 + lateHandler.load(ordering: .relaxed)

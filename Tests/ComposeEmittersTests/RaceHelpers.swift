@@ -21,7 +21,7 @@ final class DeinitWatcher: Sendable {
 
 /// Spins, without suspending, until `condition` holds (true) or `timeout` has passed (false):
 /// keeps the calling actor busy meanwhile.
-func spinUntil(timeout: Duration = .seconds(60), _ condition: () -> Bool) -> Bool {
+func spinUntil(timeout: Duration = testWaitLimit, _ condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         if ContinuousClock.now >= deadline { return false }

@@ -36,7 +36,7 @@ import Testing
                 let (a, b) = sources.value!
                 operatorCase.sendFirst(a, b)
             }
-            if spinUntil(timeout: .seconds(60), { relay.backlog >= operatorCase.expectedFirst.count }) { queued.raise() }
+            if spinUntil(timeout: testWaitLimit, { relay.backlog >= operatorCase.expectedFirst.count }) { queued.raise() }
             subscription.mutate { $0 = nil }
             sources.mutate { $0 = nil }
             listener.free()

@@ -108,9 +108,9 @@ import Testing
                 unlocking.raise()
             }
         }
-        #expect(await eventually(timeout: .seconds(60)) { lockHeld.isRaised })
+        #expect(await eventually { lockHeld.isRaised })
         startThread { subscription.cancel() }  // sets the flag, then waits for the lock
-        #expect(await eventually(timeout: .seconds(60)) { subscription.isCancelled })
+        #expect(await eventually { subscription.isCancelled })
         startThread {
             subscription.cancel()
             secondReturned.mutate { $0 = !unlocking.isRaised }
@@ -118,7 +118,7 @@ import Testing
         }
         usleep(50_000)  // a second cancel that returned at once would have by now
         release.raise()
-        #expect(await eventually(timeout: .seconds(60)) { secondReturned.value != nil })
+        #expect(await eventually { secondReturned.value != nil })
         #expect(secondReturned.value == false, "the second cancel returned while the lock was held")
         #expect(heard.value.isEmpty)
     }

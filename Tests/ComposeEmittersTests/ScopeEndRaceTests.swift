@@ -23,7 +23,7 @@ import Testing
             scope.run { _ = sendsFirst += { _ in scope.end() } }
             registered.raise()
         }
-        #expect(await eventually(timeout: .seconds(20)) { registered.isRaised && ender.returned.isRaised })
+        #expect(await eventually { registered.isRaised && ender.returned.isRaised })
     }
 
     /// Two scopes, two threads: each registers in its scope a `withCurrent()` handler that ends
@@ -62,7 +62,7 @@ import Testing
                 returned.mutate { $0 += 1 }
             }
         }
-        return await eventually(timeout: .seconds(20)) { returned.value == 2 }
+        return await eventually { returned.value == 2 }
     }
 
     /// Thread A registers X, whose registration (made upstream, not returned yet) sends to the
@@ -90,7 +90,7 @@ import Testing
                 sendsAfter.proceed.raise()
                 done.mutate { $0 += 1 }
             }
-            #expect(await eventually(timeout: .seconds(20)) { done.value == 2 })
+            #expect(await eventually { done.value == 2 })
             #expect(heard.value.isEmpty)
         }
     }
@@ -107,7 +107,7 @@ import Testing
             _ = await ender.listen(to: emitter, waitingFor: inHandler, endingIn: scope)
         }
         emitter.send()
-        #expect(await eventually(timeout: .seconds(20)) { enders.allSatisfy { $0.returned.isRaised } })
+        #expect(await eventually { enders.allSatisfy { $0.returned.isRaised } })
         #expect(scope.activeSubscriptionCount == 0)
     }
 
@@ -165,7 +165,7 @@ import Testing
             parent.end()
             atTheEnd.mutate { $0 = progress.value }
         }
-        #expect(await eventually(timeout: .seconds(20)) { atTheEnd.value != nil })
+        #expect(await eventually { atTheEnd.value != nil })
         #expect(atTheEnd.value?.contains("long out") == true)
         for _ in 0..<10 { _ = await listeners[1].calls }  // the second actor has run what waited
         #expect(progress.value == atTheEnd.value)

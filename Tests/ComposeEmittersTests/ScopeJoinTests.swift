@@ -188,8 +188,8 @@ import Testing
                 returned.mutate { $0 += 1 }
             }
         }
-        // Were they to wait for each other, neither would ever return: give up after 20 s.
-        #expect(await eventually(timeout: .seconds(20)) { returned.value == 2 })
+        // Were they to wait for each other, neither would ever return: give up after `testWaitLimit`.
+        #expect(await eventually { returned.value == 2 })
         #expect(inHandler.value == 2)
     }
 
@@ -218,7 +218,7 @@ import Testing
     }
 }
 
-/// An emitter whose registration, once made upstream, waits (up to 20 s) until `release` is
+/// An emitter whose registration, once made upstream, waits (up to `testWaitLimit`) until `release` is
 /// raised before it returns.
 private final class HeldRegistration: Emitter, @unchecked Sendable {
     typealias Value = Int
@@ -233,7 +233,7 @@ private final class HeldRegistration: Emitter, @unchecked Sendable {
     func register(_ handler: @escaping @Sendable (Int) -> Void) -> EmitterSubscription {
         let registration = upstream.register(handler)
         registered.signal()
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + testWaitLimit
         while !release.isRaised, ContinuousClock.now < deadline { usleep(100) }
         return registration
     }
@@ -298,7 +298,7 @@ private final class HeldRegistration: Emitter, @unchecked Sendable {
     }
 }
 
-/// An emitter whose registration, once made upstream, waits (up to 20 s) until `scope` has ended.
+/// An emitter whose registration, once made upstream, waits (up to `testWaitLimit`) until `scope` has ended.
 private final class HeldUntilTheScopeEnds<Upstream: Emitter>: Emitter, @unchecked Sendable {  // Immutable.
     typealias Value = Upstream.Value
     let upstream: Upstream
@@ -311,7 +311,7 @@ private final class HeldUntilTheScopeEnds<Upstream: Emitter>: Emitter, @unchecke
 
     func register(_ handler: @escaping @Sendable (Value) -> Void) -> EmitterSubscription {
         let registration = upstream.register(handler)
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + testWaitLimit
         while !scope.isEnded, ContinuousClock.now < deadline { usleep(100) }
         return registration
     }

@@ -85,7 +85,7 @@ import Testing
             exitedBeforeEndReturned.mutate { $0 = handler.exited.isRaised }
             endReturned.raise()
         }
-        #expect(await eventually(timeout: .seconds(20)) { endReturned.isRaised })
+        #expect(await eventually { endReturned.isRaised })
         #expect(
             exitedBeforeEndReturned.value == true,
             "\(endTheParent ? "the parent's" : "the child's") end() returned while the child's actor handler still ran")

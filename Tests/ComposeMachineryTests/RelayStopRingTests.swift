@@ -47,7 +47,7 @@ import Testing
                 returned.mutate { $0 += 1 }
             }
         }
-        #expect(await eventually(timeout: .seconds(20)) { returned.value == count })
+        #expect(await eventually { returned.value == count })
         #expect(inHandler.value == count)
         return (relays, calls)
     }
@@ -64,7 +64,7 @@ import Testing
             progress.mutate { $0 = 2 }
         }
         startThread { relay.send(1) }
-        #expect(await eventually(timeout: .seconds(20)) { progress.value >= 1 })
+        #expect(await eventually { progress.value >= 1 })
         relay.stop()
         #expect(progress.value == 2)
     }

@@ -81,7 +81,7 @@ import Testing
         ]
         first.state.theme = 1  // saved at once: fails
         second.state.theme = 1
-        #expect(await purged.wait(forCount: 2, timeout: .seconds(20)), "purges that returned: \(purged.values)")
+        #expect(await purged.wait(forCount: 2), "purges that returned: \(purged.values)")
         for subscription in subscriptions { subscription.cancel() }
     }
 }

@@ -411,7 +411,7 @@ nonisolated final class DeinitWatcher: Sendable {
 /// keeps the calling actor busy meanwhile. A minute, because the whole suite on two cores can
 /// keep another thread waiting for seconds.
 func spinUntil(_ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .seconds(60)
+    let deadline = ContinuousClock.now + testWaitLimit
     while !condition() {
         if ContinuousClock.now >= deadline { return false }
         usleep(100)  // blocks the caller without taking a core from the threads it waits for

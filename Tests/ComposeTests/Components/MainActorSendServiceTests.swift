@@ -64,7 +64,7 @@ struct MainActorMapServiceReader: Component {
             greet.send(1)
             sent.raise()
         }
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + testWaitLimit
         while !sent.isRaised, ContinuousClock.now < deadline { usleep(100) }  // main actor busy
         #expect(sent.isRaised)
         tester.run {
@@ -81,7 +81,7 @@ struct MainActorMapServiceReader: Component {
 
 /// Waits on the main actor, letting its jobs run, until `condition` holds or `timeout` passed.
 @MainActor
-func mainActorSettles(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
+func mainActorSettles(timeout: Duration = testWaitLimit, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
         if ContinuousClock.now >= deadline { return false }

@@ -63,15 +63,15 @@ struct MainActorNameReader: Component {
             }
             firstDone.raise()
         }
-        #expect(await eventually(timeout: .seconds(60)) { root.entered.isRaised })
+        #expect(await eventually { root.entered.isRaised })
         let secondDone = Flag()
         startThread {
             greet.send(2)  // another thread, in no scope: queued for thread A
             secondDone.raise()
         }
-        #expect(await eventually(timeout: .seconds(60)) { secondDone.isRaised })
+        #expect(await eventually { secondDone.isRaised })
         root.release.raise()
-        #expect(await eventually(timeout: .seconds(60)) { firstDone.isRaised })
+        #expect(await eventually { firstDone.isRaised })
         #expect(root.heard.value == ["1:inner", "2:inner"])
         tester.unmount()
     }
@@ -87,7 +87,7 @@ struct MainActorNameReader: Component {
             greet.send(1)
             firstDone.raise()
         }
-        #expect(await eventually(timeout: .seconds(60)) { root.entered.isRaised })
+        #expect(await eventually { root.entered.isRaised })
         let secondDone = Flag()
         startThread {
             tester.run {
@@ -95,9 +95,9 @@ struct MainActorNameReader: Component {
             }
             secondDone.raise()
         }
-        #expect(await eventually(timeout: .seconds(60)) { secondDone.isRaised })
+        #expect(await eventually { secondDone.isRaised })
         root.release.raise()
-        #expect(await eventually(timeout: .seconds(60)) { firstDone.isRaised })
+        #expect(await eventually { firstDone.isRaised })
         #expect(root.heard.value == ["1:tester", "2:tester"])
         tester.unmount()
     }
@@ -118,14 +118,14 @@ struct MainActorNameReader: Component {
             firstDone.raise()
         }
         // Keep the main actor busy (no suspension) while both threads send.
-        let firstSent = spin(timeout: .seconds(60)) { firstDone.isRaised }
+        let firstSent = spin(timeout: testWaitLimit) { firstDone.isRaised }
         #expect(firstSent)
         let secondDone = Flag()
         startThread {
             greet.send(2)
             secondDone.raise()
         }
-        let secondSent = spin(timeout: .seconds(60)) { secondDone.isRaised }
+        let secondSent = spin(timeout: testWaitLimit) { secondDone.isRaised }
         #expect(secondSent)
         #expect(root.heard.value.isEmpty)  // the main actor was busy
         let arrived = await mainActorSettles { root.heard.value.count == 2 }
@@ -146,7 +146,7 @@ struct MainActorNameReader: Component {
             greet.send(1)
             firstDone.raise()
         }
-        let firstSent = spin(timeout: .seconds(60)) { firstDone.isRaised }
+        let firstSent = spin(timeout: testWaitLimit) { firstDone.isRaised }
         #expect(firstSent)
         let secondDone = Flag()
         startThread {
@@ -155,7 +155,7 @@ struct MainActorNameReader: Component {
             }
             secondDone.raise()
         }
-        let secondSent = spin(timeout: .seconds(60)) { secondDone.isRaised }
+        let secondSent = spin(timeout: testWaitLimit) { secondDone.isRaised }
         #expect(secondSent)
         #expect(root.heard.value.isEmpty)
         let arrived = await mainActorSettles { root.heard.value.count == 2 }
@@ -216,7 +216,7 @@ struct FollowingOnTheMainActor: Component {
             source.send(3)  // another thread
             done.raise()
         }
-        #expect(await eventually(timeout: .seconds(60)) { done.isRaised })
+        #expect(await eventually { done.isRaised })
         #expect(root.heard.value == ["1:tester", "2:tester", "3:tester"])
         tester.unmount()
     }
@@ -228,9 +228,9 @@ struct FollowingOnTheMainActor: Component {
         let root = tester.root
         root.refresh.send()  // the test itself
         tester.send(root.source, 1)  // through the tester
-        #expect(await eventually(timeout: .seconds(60)) { root.heard.value.count == 1 })
+        #expect(await eventually { root.heard.value.count == 1 })
         root.source.send(2)  // the test itself, once 1 has been heard (its own task to the main actor)
-        #expect(await eventually(timeout: .seconds(60)) { root.heard.value.count == 2 })
+        #expect(await eventually { root.heard.value.count == 2 })
         #expect(root.heard.value == ["1:tester", "2:tester"])
         tester.unmount()
     }

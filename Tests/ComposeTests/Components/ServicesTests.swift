@@ -134,7 +134,7 @@ struct CycleB: Service {
                     group.leave()
                 }
             }
-            let deadline = ContinuousClock.now + .seconds(20)
+            let deadline = ContinuousClock.now + testWaitLimit
             while ServiceCreation.waitingThreadCount(for: GatedService.self) < 2, GatedService.creations.count < 2,
                 ContinuousClock.now < deadline
             {
