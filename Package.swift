@@ -238,6 +238,54 @@ for index in targets.indices {
     targets[index].swiftSettings = (targets[index].swiftSettings ?? []) + swiftSettings
 }
 
+// MARK: - Code written as a user's package writes it
+
+// Targets that stand for a package depending on Compose: they see its public API alone
+// (`packageAccess: false`, no `@testable` import, which Scripts/check-downstream checks) and
+// keep SwiftPM's default settings rather than the package's own, as a user's package does. They
+// are targets of this package, not packages of their own, so that the debug build the tests use
+// builds them too, with no second build of the library.
+
+// A library on ComposeStore alone and its tests on ComposeTesting, under XCTest and Swift
+// Testing; Scripts/check-downstream also checks how a failure of theirs is reported.
+targets.append(
+    .target(name: "DownstreamProfile", dependencies: ["ComposeStore"], path: "Tests/Downstream/Profile", packageAccess: false)
+)
+targets.append(
+    .testTarget(
+        name: "DownstreamTests",
+        dependencies: ["DownstreamProfile", "ComposeStore", "ComposeEmitters", "ComposeTesting"],
+        path: "Tests/Downstream/Tests",
+        packageAccess: false
+    )
+)
+
+// The tutorial's app at the step Scripts/check-tutorial has staged in `COMPOSE_TUTORIAL_APP` (a
+// folder of this package, `.build-tutorial/<Tutorial>`, holding the reader's `Sources/` and
+// `Tests/`), with the targets its Package.swift declares, as `COMPOSE_TUTORIAL_TARGETS` lists
+// them: `<name>:library:<dependency>,...` or `<name>:test:<dependency>,...`, separated by
+// spaces, each dependency a target of the app or a Compose product (a module of this package).
+// Without those variables, nothing is added.
+if let app = Context.environment["COMPOSE_TUTORIAL_APP"], let declared = Context.environment["COMPOSE_TUTORIAL_TARGETS"] {
+    for entry in declared.split(separator: " ") {
+        let fields = entry.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        precondition(fields.count == 3, "COMPOSE_TUTORIAL_TARGETS: '\(entry)' is not <name>:<library|test>:<dependencies>")
+        let dependencies = fields[2].split(separator: ",").map { Target.Dependency.target(name: String($0)) }
+        switch fields[1] {
+        case "library":
+            targets.append(
+                .target(name: fields[0], dependencies: dependencies, path: "\(app)/Sources/\(fields[0])", packageAccess: false)
+            )
+        case "test":
+            targets.append(
+                .testTarget(name: fields[0], dependencies: dependencies, path: "\(app)/Tests/\(fields[0])", packageAccess: false)
+            )
+        default:
+            preconditionFailure("COMPOSE_TUTORIAL_TARGETS: '\(fields[1])' is neither library nor test")
+        }
+    }
+}
+
 let package = Package(
     name: "Compose",
     // Synchronization's `Atomic` and Observation set the floor on Apple platforms.
